@@ -1,0 +1,55 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Module layers, each importing only the ones listed before it:
+/// EventModel → OpenAVT → Replay → ReportEncoding; CZlib, CSimdjson → EventLog;
+/// all of them → the `avt-replay` command.
+let package = Package(
+    name: "avt-replay",
+    products: [
+        .executable(name: "avt-replay", targets: ["avt-replay"]),
+        .library(name: "EventModel", targets: ["EventModel"]),
+        .library(name: "OpenAVT", targets: ["OpenAVT"]),
+        .library(name: "Replay", targets: ["Replay"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "ReportEncoding", targets: ["ReportEncoding"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0")
+    ],
+    targets: [
+        .target(name: "EventModel"),
+        .target(name: "OpenAVT", dependencies: ["EventModel"]),
+        .target(name: "Replay", dependencies: ["EventModel", "OpenAVT"]),
+        .target(name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "Replay"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "CSimdjson",
+            cxxSettings: [.unsafeFlags(["-O3"])],
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
+        .target(name: "EventLog", dependencies: ["EventModel", "CZlib", "CSimdjson"]),
+        .executableTarget(
+            name: "avt-replay",
+            dependencies: [
+                "EventModel", "OpenAVT", "Replay", "ReportEncoding", "EventLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Replay"]),
+        .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
+        .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayTestSupport"]),
+        .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "ReplayTestSupport"]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ReplayTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    target.swiftSettings = settings
+}

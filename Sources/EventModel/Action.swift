@@ -1,0 +1,89 @@
+/// What happened, as a tracker reports it: `Start`, `BufferBegin`, `AdBegin` or a custom name.
+///
+/// Every action has a time-since attribute, `timeSince` followed by its name unless
+/// another is given; the instrument stamps it on later events with the milliseconds
+/// elapsed since the last event with this action left the chain. Two actions are
+/// equal when their names are, as in OpenAVT.
+public struct Action: Hashable, Sendable {
+    /// The action's name, upper camel case by convention.
+    public let name: String
+    /// The attribute that carries the time since this action last happened.
+    public let timeAttribute: AttributeKey
+
+    /// Creates an action whose time attribute is `timeSince<name>`.
+    public init(name: String) {
+        self.name = name
+        self.timeAttribute = AttributeKey("timeSince" + name)
+    }
+
+    /// Creates an action with a custom time attribute.
+    public init(name: String, timeAttribute: AttributeKey) {
+        self.name = name
+        self.timeAttribute = timeAttribute
+    }
+
+    public static func == (lhs: Action, rhs: Action) -> Bool {
+        lhs.name == rhs.name
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+    }
+}
+
+extension Action: CustomStringConvertible {
+    public var description: String { name }
+}
+
+// The actions OpenAVT defines (`OAVTAction`).
+extension Action {
+    public static let trackerInit = Action(name: "TrackerInit")
+    public static let mediaRequest = Action(name: "MediaRequest")
+    public static let playerSet = Action(name: "PlayerSet")
+    public static let playerReady = Action(name: "PlayerReady")
+    public static let prepareItem = Action(name: "PrepareItem")
+    public static let manifestLoad = Action(name: "ManifestLoad")
+    public static let streamLoad = Action(name: "StreamLoad")
+    public static let start = Action(name: "Start")
+    public static let bufferBegin = Action(name: "BufferBegin")
+    public static let bufferFinish = Action(name: "BufferFinish")
+    public static let seekBegin = Action(name: "SeekBegin")
+    public static let seekFinish = Action(name: "SeekFinish")
+    public static let pauseBegin = Action(name: "PauseBegin")
+    public static let pauseFinish = Action(name: "PauseFinish")
+    public static let forwardBegin = Action(name: "ForwardBegin")
+    public static let forwardFinish = Action(name: "ForwardFinish")
+    public static let rewindBegin = Action(name: "RewindBegin")
+    public static let rewindFinish = Action(name: "RewindFinish")
+    public static let qualityChangeUp = Action(name: "QualityChangeUp")
+    public static let qualityChangeDown = Action(name: "QualityChangeDown")
+    public static let stop = Action(name: "Stop")
+    public static let end = Action(name: "End")
+    public static let next = Action(name: "Next")
+    public static let error = Action(name: "Error")
+    public static let ping = Action(name: "Ping")
+    public static let adBreakBegin = Action(name: "AdBreakBegin")
+    public static let adBreakFinish = Action(name: "AdBreakFinish")
+    public static let adBegin = Action(name: "AdBegin")
+    public static let adFinish = Action(name: "AdFinish")
+    public static let adPauseBegin = Action(name: "AdPauseBegin")
+    public static let adPauseFinish = Action(name: "AdPauseFinish")
+    public static let adBufferBegin = Action(name: "AdBufferBegin")
+    public static let adBufferFinish = Action(name: "AdBufferFinish")
+    public static let adSkip = Action(name: "AdSkip")
+    public static let adClick = Action(name: "AdClick")
+    public static let adFirstQuartile = Action(name: "AdFirstQuartile")
+    public static let adSecondQuartile = Action(name: "AdSecondQuartile")
+    public static let adThirdQuartile = Action(name: "AdThirdQuartile")
+    public static let adError = Action(name: "AdError")
+
+    /// The ad actions OpenAVT defines, from `AdBreakBegin` to `AdError`.
+    public static let adActions: Set<Action> = [
+        .adBreakBegin, .adBreakFinish, .adBegin, .adFinish, .adPauseBegin, .adPauseFinish,
+        .adBufferBegin, .adBufferFinish, .adSkip, .adClick, .adFirstQuartile, .adSecondQuartile,
+        .adThirdQuartile, .adError,
+    ]
+
+    /// Whether this is one of OpenAVT's ad actions.
+    public var isAdAction: Bool { Action.adActions.contains(self) }
+}

@@ -1,0 +1,83 @@
+/// The name of an attribute, such as `position` or `timeSinceStart`.
+///
+/// Custom attributes are made with a string literal or ``init(_:)``; by OpenAVT's
+/// convention their names are lower camel case.
+public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
+    public var rawValue: String
+
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+    }
+
+    /// Creates an attribute key with the given name.
+    public init(_ name: String) {
+        self.rawValue = name
+    }
+
+    public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
+        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+    }
+}
+
+extension AttributeKey: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) {
+        self.rawValue = value
+    }
+}
+
+extension AttributeKey: CustomStringConvertible {
+    public var description: String { rawValue }
+}
+
+/// An event's attributes.
+public typealias Attributes = [AttributeKey: AttributeValue]
+
+// The attributes OpenAVT defines (`OAVTAttribute`).
+extension AttributeKey {
+    public static let trackerTarget: AttributeKey = "trackerTarget"
+    public static let streamId: AttributeKey = "streamId"
+    public static let playbackId: AttributeKey = "playbackId"
+    public static let senderId: AttributeKey = "senderId"
+    public static let countErrors: AttributeKey = "countErrors"
+    public static let countStarts: AttributeKey = "countStarts"
+    public static let accumPauseTime: AttributeKey = "accumPauseTime"
+    public static let accumBufferTime: AttributeKey = "accumBufferTime"
+    public static let accumSeekTime: AttributeKey = "accumSeekTime"
+    public static let accumPlayTime: AttributeKey = "accumPlayTime"
+    public static let deltaPlayTime: AttributeKey = "deltaPlayTime"
+    public static let inPauseBlock: AttributeKey = "inPauseBlock"
+    public static let inSeekBlock: AttributeKey = "inSeekBlock"
+    public static let inBufferBlock: AttributeKey = "inBufferBlock"
+    public static let inPlaybackBlock: AttributeKey = "inPlaybackBlock"
+    public static let errorDescription: AttributeKey = "errorDescription"
+    public static let position: AttributeKey = "position"
+    public static let duration: AttributeKey = "duration"
+    public static let resolutionHeight: AttributeKey = "resolutionHeight"
+    public static let resolutionWidth: AttributeKey = "resolutionWidth"
+    public static let isMuted: AttributeKey = "isMuted"
+    public static let volume: AttributeKey = "volume"
+    public static let fps: AttributeKey = "fps"
+    public static let source: AttributeKey = "source"
+    public static let bitrate: AttributeKey = "bitrate"
+    public static let language: AttributeKey = "language"
+    public static let subtitles: AttributeKey = "subtitles"
+    public static let title: AttributeKey = "title"
+    public static let isAdsTracker: AttributeKey = "isAdsTracker"
+    public static let countAds: AttributeKey = "countAds"
+    public static let inAdBreakBlock: AttributeKey = "inAdBreakBlock"
+    public static let inAdBlock: AttributeKey = "inAdBlock"
+    public static let adPosition: AttributeKey = "adPosition"
+    public static let adDuration: AttributeKey = "adDuration"
+    public static let adBufferedTime: AttributeKey = "adBufferedTime"
+    public static let adVolume: AttributeKey = "adVolume"
+    public static let adRoll: AttributeKey = "adRoll"
+    public static let adDescription: AttributeKey = "adDescription"
+    public static let adId: AttributeKey = "adId"
+    public static let adTitle: AttributeKey = "adTitle"
+    public static let adAdvertiserName: AttributeKey = "adAdvertiserName"
+    public static let adCreativeId: AttributeKey = "adCreativeId"
+    public static let adBitrate: AttributeKey = "adBitrate"
+    public static let adResolutionHeight: AttributeKey = "adResolutionHeight"
+    public static let adResolutionWidth: AttributeKey = "adResolutionWidth"
+    public static let adSystem: AttributeKey = "adSystem"
+}

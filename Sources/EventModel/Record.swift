@@ -1,0 +1,65 @@
+/// Where a record came from: the rank of its file among the inputs sorted by name, and its line.
+///
+/// Positions order records with equal timestamps: line order within a file, and the file
+/// whose name sorts first across files (the event-log contract's tie rule).
+public struct SourcePosition: Hashable, Comparable, Sendable {
+    /// The file's index in the input files sorted by name.
+    public var fileRank: Int
+    /// The 1-based line number in that file.
+    public var line: Int
+
+    public init(fileRank: Int, line: Int) {
+        self.fileRank = fileRank
+        self.line = line
+    }
+
+    public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {
+        (lhs.fileRank, lhs.line) < (rhs.fileRank, rhs.line)
+    }
+}
+
+/// The kinds of record an event log holds (the `type` field).
+public enum RecordType: String, Sendable, CaseIterable {
+    case avt
+    case vp
+    case app
+    case marconi
+}
+
+/// One OpenAVT tracker emit, as recorded (`"type":"avt"`).
+public struct AVTRecord: Hashable, Sendable {
+    /// When the tracker emitted it.
+    public var timestamp: Timestamp
+    /// The instrument (one player instance in one app).
+    public var instrument: String
+    /// The tracker id within the instrument.
+    public var tracker: Int
+    /// The action's name.
+    public var action: String
+    /// The attributes the tracker put on the event.
+    public var attributes: Attributes
+
+    public init(timestamp: Timestamp, instrument: String, tracker: Int, action: String, attributes: Attributes = [:]) {
+        self.timestamp = timestamp
+        self.instrument = instrument
+        self.tracker = tracker
+        self.action = action
+        self.attributes = attributes
+    }
+}
+
+/// A decoded line of an event log.
+public enum Record: Hashable, Sendable {
+    /// An OpenAVT tracker emit.
+    case avt(AVTRecord)
+    /// A valid record of a type this build does not replay yet; it is counted, not rejected.
+    case unsupported(RecordType, Timestamp)
+
+    /// When the record happened.
+    public var timestamp: Timestamp {
+        switch self {
+        case .avt(let record): return record.timestamp
+        case .unsupported(_, let timestamp): return timestamp
+        }
+    }
+}
