@@ -1,0 +1,148 @@
+import EventModel
+
+/// OpenAVT's hub for content players (`OAVTHubCore`), with the record's time as its clock.
+///
+/// It accepts each lifecycle event only when it makes sense (one `MediaRequest`, `PlayerSet`
+/// and `StreamLoad` per tracker, a `Start` before pauses, `End`/`Stop`/`Next` only after a
+/// `Start`, finishes only after their begins), keeps the instrument-wide counters and
+/// accumulated times, and stamps every accepted event with them, the block flags, `streamId`,
+/// `playbackId` and, while playing, `deltaPlayTime`.
+///
+/// Faithful to OpenAVT, quirks included:
+/// - counters, accumulated times and ids belong to the hub, so to the instrument, not to a tracker;
+///   `deltaPlayTime` counts from the last event the hub accepted from any tracker;
+/// - `didMediaRequest`, `didPlayerSet` and `didStreamLoad` are never reset, so a second playback
+///   on a tracker has its `MediaRequest` and `StreamLoad` rejected;
+/// - the reset after `End`/`Stop`/`Next` happens on the next event, even one then rejected;
+/// - `playbackId` is renewed when `End`/`Stop`/`Next` is accepted;
+/// - a `*Finish` whose `timeSince*Begin` is missing (or not an integer) adds 0 where OpenAVT
+///   would crash on a forced cast.
+public final class HubCore: Hub {
+    private(set) var countErrors: Int64 = 0
+    private(set) var countStarts: Int64 = 0
+    private(set) var accumPauseTime: Int64 = 0
+    private(set) var accumSeekTime: Int64 = 0
+    private(set) var accumBufferTime: Int64 = 0
+    private var lastBufferBeginInPauseBlock = false
+    private var lastBufferBeginInSeekBlock = false
+    private var streamID: String?
+    private var playbackID: String?
+    private var lastAcceptedTimestamp = Timestamp(milliseconds: 0)
+    private var idGenerator: any IDGenerator
+    private var instrumentID = ""
+
+    public private(set) var rejectionReason: String?
+
+    /// Creates a hub that derives its ids with `idGenerator`.
+    public init(idGenerator: any IDGenerator = SequentialIDGenerator()) {
+        self.idGenerator = idGenerator
+    }
+
+    public func instrumentReady(_ instrument: Instrument) {
+        instrumentID = instrument.id
+    }
+
+    public func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+        var event = event
+        var state = instrument.state(of: tracker)
+        // Playing again after a finish: the reset happens on whatever event comes next.
+        if state.didFinish {
+            state.didStart = false
+            state.isPaused = false
+            state.isBuffering = false
+            state.isSeeking = false
+            state.didFinish = false
+        }
+        if (event.action == .mediaRequest || event.action == .streamLoad) && playbackID == nil {
+            playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
+        }
+        if state.didStart && !state.isPaused && !state.isSeeking && !state.isBuffering {
+            event[.deltaPlayTime] = .int(event.timestamp.milliseconds(since: lastAcceptedTimestamp))
+        }
+        let reason = acceptOrReject(event, state: &state)
+        instrument.setState(state, of: tracker)
+        rejectionReason = reason
+        if reason != nil { return nil }
+
+        lastAcceptedTimestamp = event.timestamp
+        event[.countErrors] = .int(countErrors)
+        event[.countStarts] = .int(countStarts)
+        event[.accumPauseTime] = .int(accumPauseTime)
+        event[.accumBufferTime] = .int(accumBufferTime)
+        event[.accumSeekTime] = .int(accumSeekTime)
+        // A BufferFinish belongs to the blocks its BufferBegin was in.
+        if event.action == .bufferFinish {
+            event[.inPauseBlock] = .bool(lastBufferBeginInPauseBlock)
+            event[.inSeekBlock] = .bool(lastBufferBeginInSeekBlock)
+        } else {
+            event[.inPauseBlock] = .bool(state.isPaused)
+            event[.inSeekBlock] = .bool(state.isSeeking)
+        }
+        event[.inBufferBlock] = .bool(state.isBuffering)
+        event[.inPlaybackBlock] = .bool(state.didStart && !state.didFinish)
+        if let streamID { event[.streamId] = .string(streamID) }
+        if let playbackID { event[.playbackId] = .string(playbackID) }
+        if event.action == .end || event.action == .stop || event.action == .next {
+            playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
+        }
+        return event
+    }
+
+    /// Changes the state for an event; returns `nil` to accept it, or why it is rejected.
+    private func acceptOrReject(_ event: Event, state: inout TrackerState) -> String? {
+        switch event.action {
+        case .mediaRequest:
+            if state.didMediaRequest { return "MediaRequest already seen on this tracker" }
+            state.didMediaRequest = true
+        case .playerSet:
+            if state.didPlayerSet { return "PlayerSet already seen on this tracker" }
+            state.didPlayerSet = true
+        case .streamLoad:
+            if state.didStreamLoad { return "StreamLoad already seen on this tracker" }
+            state.didStreamLoad = true
+            streamID = idGenerator.makeID(.stream, instrument: instrumentID)
+        case .start:
+            if state.didStart { return "already started" }
+            state.didStart = true
+            countStarts += 1
+        case .pauseBegin:
+            if !state.didStart { return "not started" }
+            if state.isPaused { return "already paused" }
+            state.isPaused = true
+        case .pauseFinish:
+            if !state.didStart { return "not started" }
+            if !state.isPaused { return "not paused" }
+            state.isPaused = false
+            accumPauseTime += Self.elapsed(since: .pauseBegin, in: event)
+        case .bufferBegin:
+            if state.isBuffering { return "already buffering" }
+            state.isBuffering = true
+            lastBufferBeginInPauseBlock = state.isPaused
+            lastBufferBeginInSeekBlock = state.isSeeking
+        case .bufferFinish:
+            if !state.isBuffering { return "not buffering" }
+            state.isBuffering = false
+            accumBufferTime += Self.elapsed(since: .bufferBegin, in: event)
+        case .seekBegin:
+            if state.isSeeking { return "already seeking" }
+            state.isSeeking = true
+        case .seekFinish:
+            if !state.isSeeking { return "not seeking" }
+            state.isSeeking = false
+            accumSeekTime += Self.elapsed(since: .seekBegin, in: event)
+        case .end, .stop, .next:
+            if !state.didStart || state.didFinish { return "not started" }
+            state.didFinish = true
+        case .error:
+            countErrors += 1
+        default:
+            break
+        }
+        return nil
+    }
+
+    /// The time-since attribute of `begin` on the event, or 0 where OpenAVT would crash.
+    private static func elapsed(since begin: Action, in event: Event) -> Int64 {
+        event[begin.timeAttribute]?.int ?? 0
+    }
+}

@@ -1,0 +1,94 @@
+import EventModel
+
+/// OpenAVT's hub for content players with ads (`OAVTHubCoreAds`): ``HubCore`` plus ad breaks and ads.
+///
+/// Ad break and ad flags are set on every tracker of the instrument at once, `countAds`
+/// counts accepted `AdBegin`s, and each event gets `inAdBreakBlock`, `inAdBlock`, `countAds`
+/// and the content's `position` (from the getter of every tracker whose `isAdsTracker`
+/// getter answers `false`, in tracker id order, so the highest id wins) before ``HubCore``
+/// processes it.
+///
+/// Faithful to OpenAVT, quirks included: only `End` is blocked inside an ad break (`Stop`
+/// and `Next` are not); ad pauses use the tracker's pause flag but add nothing to
+/// `accumPauseTime`; an event rejected here never reaches ``HubCore``, so it does not
+/// trigger the reset after a finish. Because `playbackId` is renewed at `End`, post-roll
+/// ads belong to the next playback id.
+public final class HubCoreAds: Hub {
+    private let core: HubCore
+    private(set) var countAds: Int64 = 0
+    private var ownReason: String?
+
+    /// Creates a hub that derives its ids with `idGenerator`.
+    public init(idGenerator: any IDGenerator = SequentialIDGenerator()) {
+        self.core = HubCore(idGenerator: idGenerator)
+    }
+
+    public var rejectionReason: String? { ownReason ?? core.rejectionReason }
+
+    public func instrumentReady(_ instrument: Instrument) {
+        core.instrumentReady(instrument)
+    }
+
+    public func endOfService() {
+        core.endOfService()
+    }
+
+    public func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+        ownReason = checkAds(event, from: tracker, in: instrument)
+        if ownReason != nil { return nil }
+
+        var event = event
+        let state = instrument.state(of: tracker)
+        event[.inAdBreakBlock] = .bool(state.inAdBreak)
+        event[.inAdBlock] = .bool(state.inAd)
+        event[.countAds] = .int(countAds)
+        for trackerID in instrument.trackerIDs where instrument.callGetter(.isAdsTracker, of: trackerID) == false {
+            instrument.useGetter(.position, of: trackerID, on: &event)
+        }
+        return core.process(event, from: tracker, in: instrument)
+    }
+
+    /// Applies the ad actions to the states; returns `nil` to go on, or why the event is rejected.
+    private func checkAds(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> String? {
+        var state = instrument.state(of: tracker)
+        switch event.action {
+        case .adBreakBegin:
+            if state.inAdBreak { return "already in an ad break" }
+            setOnAllTrackers(in: instrument) { $0.inAdBreak = true }
+        case .adBreakFinish:
+            if !state.inAdBreak { return "not in an ad break" }
+            setOnAllTrackers(in: instrument) { $0.inAdBreak = false }
+        case .adBegin:
+            if state.inAd { return "already in an ad" }
+            if !state.inAdBreak { return "not in an ad break" }
+            setOnAllTrackers(in: instrument) { $0.inAd = true }
+            countAds += 1
+        case .adFinish:
+            if !state.inAd { return "not in an ad" }
+            setOnAllTrackers(in: instrument) { $0.inAd = false }
+        case .end:
+            if state.inAdBreak { return "End inside an ad break" }
+        case .adPauseBegin:
+            if state.isPaused { return "already paused" }
+            if !state.inAd { return "not in an ad" }
+            state.isPaused = true
+            instrument.setState(state, of: tracker)
+        case .adPauseFinish:
+            if !state.isPaused { return "not paused" }
+            if !state.inAd { return "not in an ad" }
+            state.isPaused = false
+            instrument.setState(state, of: tracker)
+        default:
+            break
+        }
+        return nil
+    }
+
+    private func setOnAllTrackers(in instrument: Instrument, _ change: (inout TrackerState) -> Void) {
+        for trackerID in instrument.trackerIDs {
+            var state = instrument.state(of: trackerID)
+            change(&state)
+            instrument.setState(state, of: trackerID)
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Makes the ids OpenAVT draws at random (`streamId`, `playbackId`), deterministically.
+///
+/// ### Implementation requirements
+/// The same sequence of calls gives the same ids, in every run.
+public protocol IDGenerator {
+    /// A new id of a kind, for an instrument.
+    mutating func makeID(_ kind: IDKind, instrument: String) -> String
+}
+
+/// The kinds of id a hub makes.
+public enum IDKind: String, Hashable, Sendable {
+    case stream
+    case playback
+}
+
+/// The default ``IDGenerator``: `<instrument>:s<n>` for streams and `<instrument>:p<n>` for playbacks,
+/// counting from 1 per kind.
+///
+/// Ids that OpenAVT takes from `UUID()` are derived instead, so that replaying the same logs
+/// always gives the same ids.
+public struct SequentialIDGenerator: IDGenerator, Hashable, Sendable {
+    /// How many stream ids were made.
+    public private(set) var streams = 0
+    /// How many playback ids were made.
+    public private(set) var playbacks = 0
+
+    /// Creates a generator whose next ids are number `streams + 1` and `playbacks + 1`.
+    public init(streams: Int = 0, playbacks: Int = 0) {
+        self.streams = streams
+        self.playbacks = playbacks
+    }
+
+    public mutating func makeID(_ kind: IDKind, instrument: String) -> String {
+        switch kind {
+        case .stream:
+            streams += 1
+            return instrument + ":s" + String(streams)
+        case .playback:
+            playbacks += 1
+            return instrument + ":p" + String(playbacks)
+        }
+    }
+}

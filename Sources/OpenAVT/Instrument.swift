@@ -1,0 +1,164 @@
+import EventModel
+
+/// An OpenAVT instrument: trackers, a hub, a metricalc and a backend, chained (OpenAVT's `OAVTInstrument`).
+///
+/// An emitted action becomes an event that gets the instrument's time-since attributes and
+/// the tracker's getter attributes, then passes through the tracker's `initEvent`, the hub,
+/// the metricalc and the backend. Time is the caller's: ``emit(_:trackerID:at:)`` takes it.
+///
+/// ```swift
+/// let instrument = Instrument(id: "ios-7f3a9c", hub: HubCoreAds(), metricalc: MetricalcCore(), backend: backend)
+/// let content = instrument.addTracker(player)
+/// instrument.ready()
+/// instrument.emit(.start, trackerID: content, at: 1_763_622_903_225)
+/// ```
+///
+/// Unlike OpenAVT there are no ping timers: a replayed `Ping` comes from the log like any other action.
+public final class Instrument {
+    /// The instrument's identifier; `senderId` attributes and derived ids start with it.
+    public let id: String
+    /// The hub, if set.
+    public private(set) var hub: (any Hub)?
+    /// The metricalc, if set.
+    public private(set) var metricalc: (any Metricalc)?
+    /// The backend, if set.
+    public private(set) var backend: (any Backend)?
+
+    private var trackers: [TrackerID: any Tracker] = [:]
+    private var states: [TrackerID: TrackerState] = [:]
+    private var nextTrackerID: TrackerID = 0
+    private var lastSeen: [AttributeKey: Timestamp] = [:]
+    var getters: [TrackerID: GetterTable] = [:]
+
+    /// Creates an instrument with the given components.
+    public init(id: String, hub: (any Hub)? = nil, metricalc: (any Metricalc)? = nil, backend: (any Backend)? = nil) {
+        self.id = id
+        self.hub = hub
+        self.metricalc = metricalc
+        self.backend = backend
+    }
+
+    // MARK: Components
+
+    /// Sets the hub; the one it replaces gets `endOfService()`. Call ``ready()`` afterwards.
+    public func setHub(_ hub: any Hub) {
+        self.hub?.endOfService()
+        self.hub = hub
+    }
+
+    /// Sets the metricalc; the one it replaces gets `endOfService()`. Call ``ready()`` afterwards.
+    public func setMetricalc(_ metricalc: any Metricalc) {
+        self.metricalc?.endOfService()
+        self.metricalc = metricalc
+    }
+
+    /// Sets the backend; the one it replaces gets `endOfService()`. Call ``ready()`` afterwards.
+    public func setBackend(_ backend: any Backend) {
+        self.backend?.endOfService()
+        self.backend = backend
+    }
+
+    /// Adds a tracker and returns the id it was given (0 for the first, then 1, 2, ...).
+    @discardableResult
+    public func addTracker(_ tracker: any Tracker) -> TrackerID {
+        let trackerID = nextTrackerID
+        nextTrackerID += 1
+        tracker.trackerID = trackerID
+        trackers[trackerID] = tracker
+        states[trackerID] = TrackerState()
+        return trackerID
+    }
+
+    /// Removes a tracker, its state and its getters; returns whether it was there.
+    @discardableResult
+    public func removeTracker(_ trackerID: TrackerID) -> Bool {
+        guard let tracker = trackers.removeValue(forKey: trackerID) else { return false }
+        tracker.endOfService()
+        states[trackerID] = nil
+        getters[trackerID] = nil
+        return true
+    }
+
+    /// The tracker with this id, if any.
+    public func tracker(_ trackerID: TrackerID) -> (any Tracker)? {
+        trackers[trackerID]
+    }
+
+    /// The ids of the trackers, in increasing order.
+    public var trackerIDs: [TrackerID] {
+        trackers.keys.sorted()
+    }
+
+    /// Tells every component the chain is ready: backend, metricalc, hub, then trackers by id.
+    public func ready() {
+        backend?.instrumentReady(self)
+        metricalc?.instrumentReady(self)
+        hub?.instrumentReady(self)
+        for trackerID in trackerIDs {
+            trackers[trackerID]?.instrumentReady(self)
+        }
+    }
+
+    /// Tells every component the job is done: trackers by id (their getters go), hub, metricalc, backend.
+    public func shutdown() {
+        for trackerID in trackerIDs {
+            trackers[trackerID]?.endOfService()
+            getters[trackerID] = nil
+        }
+        hub?.endOfService()
+        metricalc?.endOfService()
+        backend?.endOfService()
+    }
+
+    // MARK: Tracker states
+
+    /// The state of a tracker; a fresh state for an unknown id.
+    public func state(of trackerID: TrackerID) -> TrackerState {
+        states[trackerID] ?? TrackerState()
+    }
+
+    /// Replaces the state of a tracker that belongs to the instrument.
+    public func setState(_ state: TrackerState, of trackerID: TrackerID) {
+        guard trackers[trackerID] != nil else { return }
+        states[trackerID] = state
+    }
+
+    // MARK: Emitting
+
+    /// Emits an action from a tracker at a time, through the whole chain.
+    ///
+    /// The new event gets `senderId` (`<instrument id>-<tracker id>`), then the time-since
+    /// attribute of every action that reached the backend before (milliseconds from then to
+    /// `timestamp`), then the tracker's getter attributes. An action's time-since clock is
+    /// restarted only when its event reaches the backend, as in OpenAVT.
+    /// - Parameters:
+    ///   - action: What happened.
+    ///   - trackerID: The tracker that saw it.
+    ///   - timestamp: When it happened.
+    /// - Returns: What became of the event.
+    @discardableResult
+    public func emit(_ action: Action, trackerID: TrackerID, at timestamp: Timestamp) -> EmitOutcome {
+        guard let tracker = trackers[trackerID] else { return .notProcessed }
+        var event = Event(action: action, timestamp: timestamp)
+        event[.senderId] = .string(id + "-" + String(trackerID))
+        for (attribute, since) in lastSeen {
+            event[attribute] = .int(timestamp.milliseconds(since: since))
+        }
+        applyGetters(of: trackerID, to: &event)
+
+        guard let trackerEvent = tracker.initEvent(event) else { return .droppedByTracker(event) }
+        guard let hub else { return .notProcessed }
+        guard let hubEvent = hub.process(trackerEvent, from: trackerID, in: self) else {
+            return .rejected(trackerEvent, reason: hub.rejectionReason)
+        }
+        guard let backend else { return .notProcessed }
+        var metrics = metricalc?.metrics(for: hubEvent, from: trackerID, in: self) ?? []
+        for index in metrics.indices {
+            metrics[index].timestamp = timestamp
+            backend.send(metrics[index])
+        }
+        backend.send(hubEvent)
+        lastSeen[action.timeAttribute] = timestamp
+        return .accepted(hubEvent, metrics: metrics)
+    }
+}

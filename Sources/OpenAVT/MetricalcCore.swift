@@ -1,0 +1,44 @@
+import EventModel
+
+/// OpenAVT's metricalc (`OAVTMetricalcCore`): the core playback metrics from accepted events.
+///
+/// - `Start`: `StartTime` (the `timeSinceMediaRequest`, or else `timeSinceStreamLoad`) and `NumPlays`;
+/// - `BufferFinish` inside a playback and outside pauses and seeks: `RebufferTime` and `NumRebuffers`;
+/// - `MediaRequest`: `NumRequests`; `StreamLoad`: `NumLoads`; `End`, `Stop`, `Next`: `NumEnds`;
+/// - any event with `deltaPlayTime`: `PlayTime`, last.
+public final class MetricalcCore: Metricalc {
+    /// Creates the metricalc.
+    public init() {}
+
+    public func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
+        var metrics: [Metric] = []
+        switch event.action {
+        case .start:
+            if let elapsed = event[Action.mediaRequest.timeAttribute]?.int {
+                metrics.append(.startTime(elapsed))
+            } else if let elapsed = event[Action.streamLoad.timeAttribute]?.int {
+                metrics.append(.startTime(elapsed))
+            }
+            metrics.append(.numPlays(1))
+        case .bufferFinish:
+            if event[.inPlaybackBlock]?.bool == true, event[.inPauseBlock]?.bool == false,
+                event[.inSeekBlock]?.bool == false, let elapsed = event[Action.bufferBegin.timeAttribute]?.int
+            {
+                metrics.append(.rebufferTime(elapsed))
+                metrics.append(.numRebuffers(1))
+            }
+        case .mediaRequest:
+            metrics.append(.numRequests(1))
+        case .streamLoad:
+            metrics.append(.numLoads(1))
+        case .end, .stop, .next:
+            metrics.append(.numEnds(1))
+        default:
+            break
+        }
+        if let delta = event[.deltaPlayTime]?.int {
+            metrics.append(.playTime(delta))
+        }
+        return metrics
+    }
+}

@@ -1,0 +1,57 @@
+import EventModel
+import OpenAVT
+
+/// Replays the records of one instrument, in order, through a real ``Instrument``.
+struct InstrumentReplay {
+    let instrument: Instrument
+    private var trackers: [ReplayTracker] = []
+    private var playbacks: PlaybackRecorder
+    private(set) var trace: [TraceEntry] = []
+    private(set) var points: [MetricPoint] = []
+    private let options: ReplayOptions
+
+    /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording.
+    init(id: String, maxTracker: TrackerID, options: ReplayOptions) {
+        self.options = options
+        instrument = Instrument(
+            id: id, hub: options.hub.makeHub(), metricalc: MetricalcCore(), backend: SilentBackend())
+        playbacks = PlaybackRecorder(instrument: id)
+        for _ in 0...max(0, maxTracker) {
+            let tracker = ReplayTracker()
+            instrument.addTracker(tracker)
+            trackers.append(tracker)
+        }
+        instrument.ready()
+    }
+
+    mutating func replay(_ record: AVTRecord) {
+        let tracker = trackers[record.tracker]
+        tracker.load(record.attributes, into: instrument)
+        let outcome = instrument.emit(Action(name: record.action), trackerID: record.tracker, at: record.timestamp)
+        switch outcome {
+        case .accepted(let event, let metrics):
+            playbacks.record(event, from: record.tracker, metrics: metrics)
+            let playbackID = event[.playbackId]?.string
+            for metric in metrics {
+                points.append(
+                    MetricPoint(instrument: instrument.id, tracker: record.tracker, playbackID: playbackID, metric: metric))
+            }
+            if options.includeTrace {
+                trace.append(
+                    TraceEntry(
+                        instrument: instrument.id, tracker: record.tracker, event: event, metrics: metrics, rejection: nil))
+            }
+        case .rejected(let event, let reason):
+            if options.includeTrace && options.includeRejected {
+                trace.append(
+                    TraceEntry(
+                        instrument: instrument.id, tracker: record.tracker, event: event, metrics: [],
+                        rejection: reason ?? "rejected by the hub"))
+            }
+        case .droppedByTracker, .notProcessed:
+            break
+        }
+    }
+
+    var summaries: [PlaybackSummary] { playbacks.summaries }
+}

@@ -1,0 +1,67 @@
+import EventModel
+import OpenAVT
+
+/// One row of `playbacks.csv`: what happened in one OpenAVT playback (one `playbackId`).
+///
+/// Values are per playback, not the instrument-wide running counters: the time and count
+/// columns add up the increases of the hub's counters (`accumPauseTime`, `countErrors`, ...)
+/// on the accepted events that carry this `playbackId`, and the metrics computed for them.
+public struct PlaybackSummary: Hashable, Sendable {
+    public var instrument: String
+    /// The tracker of the playback's first accepted event.
+    public var tracker: TrackerID
+    public var playbackID: String
+    /// The first `streamId` seen on the playback's events.
+    public var streamID: String?
+    public var firstTimestamp: Timestamp
+    public var lastTimestamp: Timestamp
+    /// The first `title` seen on the playback's non-ad events.
+    public var title: String?
+    /// The first `source` seen on the playback's non-ad events.
+    public var source: String?
+    /// Whether a `Start` was accepted.
+    public var didStart = false
+    /// The `StartTime` metric, if one was computed.
+    public var startTime: Int64?
+    /// Sum of the `PlayTime` metrics.
+    public var playTime: Int64 = 0
+    /// Increase of `accumPauseTime`.
+    public var pauseTime: Int64 = 0
+    /// Increase of `accumSeekTime`.
+    public var seekTime: Int64 = 0
+    /// Increase of `accumBufferTime`: all buffering, initial and in seeks and pauses included.
+    public var bufferTime: Int64 = 0
+    /// Count of `NumRebuffers` metrics.
+    public var rebuffers: Int64 = 0
+    /// Sum of the `RebufferTime` metrics.
+    public var rebufferTime: Int64 = 0
+    /// Increase of `countErrors`.
+    public var errors: Int64 = 0
+    /// Increase of `countAds`.
+    public var ads: Int64 = 0
+    /// Accepted `QualityChangeUp` and `QualityChangeDown` events.
+    public var qualityChanges: Int64 = 0
+    /// `End`, `Stop` or `Next`, or `nil` when the log ended first.
+    public var endAction: String?
+    /// Whether any event of the playback was not an ad action.
+    public var hasContentEvents = false
+
+    /// Creates an empty summary.
+    public init(instrument: String, tracker: TrackerID, playbackID: String, firstTimestamp: Timestamp) {
+        self.instrument = instrument
+        self.tracker = tracker
+        self.playbackID = playbackID
+        self.firstTimestamp = firstTimestamp
+        self.lastTimestamp = firstTimestamp
+    }
+
+    /// A playback that never started, had no error and was not ads only.
+    public var isExitBeforeStart: Bool {
+        !didStart && errors == 0 && hasContentEvents
+    }
+
+    /// A playback that never started and had an error (and was not ads only).
+    public var isStartFailure: Bool {
+        !didStart && errors > 0 && hasContentEvents
+    }
+}
