@@ -32,12 +32,17 @@ public struct AVTRecord: Hashable, Sendable {
     public var timestamp: Timestamp
     /// The instrument (one player instance in one app).
     public var instrument: String
-    /// The tracker id within the instrument.
+    /// The tracker id within the instrument, in ``trackerRange``.
     public var tracker: Int
     /// The action's name.
     public var action: String
     /// The attributes the tracker put on the event.
     public var attributes: Attributes
+
+    /// The tracker ids a record may carry. OpenAVT numbers trackers 0, 1, 2, ... as an app adds
+    /// them, and replay adds every tracker up to the highest id an instrument uses, so a larger
+    /// id is a corrupt record, not a real tracker.
+    public static let trackerRange = 0...1023
 
     public init(timestamp: Timestamp, instrument: String, tracker: Int, action: String, attributes: Attributes = [:]) {
         self.timestamp = timestamp

@@ -1,0 +1,343 @@
+// The C API of CSimdjson.h over simdjson's on-demand parser.
+//
+// Only extraction happens here; the rules for what a record must contain are in Swift.
+// Every value of the line is visited (values of unknown fields too), so a line that
+// reaches CSJ_OK is well-formed JSON throughout, not only in the parts that are used.
+
+#include "CSimdjson.h"
+
+#include <simdjson.h>
+
+#include <cstring>
+#include <new>
+#include <string_view>
+#include <vector>
+
+namespace ondemand = simdjson::ondemand;
+using simdjson::error_code;
+using simdjson::SUCCESS;
+
+struct csj_decoder {
+    ondemand::parser parser;
+    /// Entries of the `attrs` field being decoded.
+    std::vector<csj_attr> attrs;
+    /// Padded copy of inputs that do not come with SIMDJSON_PADDING readable bytes.
+    std::vector<uint8_t> scratch;
+};
+
+namespace {
+
+/// Which of the known top-level fields a key names.
+enum class field_name { ts, type, instrument, tracker, action, attrs, other };
+
+field_name classify(std::string_view key) noexcept {
+    switch (key.size()) {
+    case 2:
+        if (key == "ts") { return field_name::ts; }
+        break;
+    case 4:
+        if (key == "type") { return field_name::type; }
+        break;
+    case 5:
+        if (key == "attrs") { return field_name::attrs; }
+        break;
+    case 6:
+        if (key == "action") { return field_name::action; }
+        break;
+    case 7:
+        if (key == "tracker") { return field_name::tracker; }
+        break;
+    case 10:
+        if (key == "instrument") { return field_name::instrument; }
+        break;
+    default:
+        break;
+    }
+    return field_name::other;
+}
+
+error_code skip_value(ondemand::value value);
+
+/// Reads a number, telling integers that fit in int64_t from big integers and from
+/// numbers with a fraction or an exponent.
+error_code read_number(ondemand::value &value, csj_value &out) noexcept {
+    ondemand::number number;
+    error_code error = value.get_number().get(number);
+    if (error == SUCCESS) {
+        switch (number.get_number_type()) {
+        case ondemand::number_type::signed_integer:
+            out.kind = CSJ_INT;
+            out.integer = number.get_int64();
+            out.number = double(out.integer);
+            return SUCCESS;
+        case ondemand::number_type::unsigned_integer:
+            out.kind = CSJ_BIG_INT;
+            out.number = double(number.get_uint64());
+            return SUCCESS;
+        case ondemand::number_type::floating_point_number:
+            out.kind = CSJ_DOUBLE;
+            out.number = number.get_double();
+            return SUCCESS;
+        }
+        return simdjson::NUMBER_ERROR;
+    }
+    // get_number() refuses integers beyond 64 bits; they are still valid JSON numbers.
+    bool integer = false;
+    if (value.is_integer().get(integer) != SUCCESS || !integer) { return error; }
+    double approximation = 0;
+    if (value.get_double().get(approximation) != SUCCESS) { return error; }
+    out.kind = CSJ_BIG_INT;
+    out.number = approximation;
+    return SUCCESS;
+}
+
+/// Reads a scalar into `out`; objects and arrays are validated and reported by kind.
+error_code read_value(ondemand::value value, csj_value &out) noexcept {
+    out = csj_value{};
+    ondemand::json_type type;
+    error_code error = value.type().get(type);
+    if (error != SUCCESS) { return error; }
+    switch (type) {
+    case ondemand::json_type::object:
+        out.kind = CSJ_OBJECT;
+        return skip_value(value);
+    case ondemand::json_type::array:
+        out.kind = CSJ_ARRAY;
+        return skip_value(value);
+    case ondemand::json_type::string: {
+        std::string_view string;
+        error = value.get_string().get(string);
+        if (error != SUCCESS) { return error; }
+        out.kind = CSJ_STRING;
+        out.string = string.data();
+        out.length = string.size();
+        return SUCCESS;
+    }
+    case ondemand::json_type::number:
+        return read_number(value, out);
+    case ondemand::json_type::boolean:
+        error = value.get_bool().get(out.boolean);
+        if (error != SUCCESS) { return error; }
+        out.kind = CSJ_BOOL;
+        return SUCCESS;
+    case ondemand::json_type::null: {
+        bool null = false;
+        error = value.is_null().get(null);
+        if (error != SUCCESS) { return error; }
+        if (!null) { return simdjson::N_ATOM_ERROR; }
+        out.kind = CSJ_NULL;
+        return SUCCESS;
+    }
+    }
+    return simdjson::INCORRECT_TYPE;
+}
+
+/// Visits a value and everything in it, only to make sure it is well-formed.
+error_code skip_value(ondemand::value value) {
+    ondemand::json_type type;
+    error_code error = value.type().get(type);
+    if (error != SUCCESS) { return error; }
+    if (type == ondemand::json_type::object) {
+        ondemand::object object;
+        error = value.get_object().get(object);
+        if (error != SUCCESS) { return error; }
+        for (auto result : object) {
+            ondemand::field field;
+            error = std::move(result).get(field);
+            if (error != SUCCESS) { return error; }
+            std::string_view key;
+            error = field.unescaped_key().get(key);
+            if (error != SUCCESS) { return error; }
+            error = skip_value(field.value());
+            if (error != SUCCESS) { return error; }
+        }
+        return SUCCESS;
+    }
+    if (type == ondemand::json_type::array) {
+        ondemand::array array;
+        error = value.get_array().get(array);
+        if (error != SUCCESS) { return error; }
+        for (auto result : array) {
+            ondemand::value element;
+            error = std::move(result).get(element);
+            if (error != SUCCESS) { return error; }
+            error = skip_value(element);
+            if (error != SUCCESS) { return error; }
+        }
+        return SUCCESS;
+    }
+    csj_value ignored;
+    return read_value(value, ignored);
+}
+
+/// Reads the `attrs` field: its entries when it is an object, its kind otherwise.
+/// A later `attrs` replaces an earlier one.
+error_code read_attrs(csj_decoder &decoder, ondemand::value value, csj_record &record) {
+    decoder.attrs.clear();
+    ondemand::json_type type;
+    error_code error = value.type().get(type);
+    if (error != SUCCESS) { return error; }
+    if (type != ondemand::json_type::object) {
+        csj_value scalar;
+        error = read_value(value, scalar);
+        record.attrs_kind = scalar.kind;
+        return error;
+    }
+    record.attrs_kind = CSJ_OBJECT;
+    ondemand::object object;
+    error = value.get_object().get(object);
+    if (error != SUCCESS) { return error; }
+    for (auto result : object) {
+        ondemand::field field;
+        error = std::move(result).get(field);
+        if (error != SUCCESS) { return error; }
+        std::string_view key;
+        error = field.unescaped_key().get(key);
+        if (error != SUCCESS) { return error; }
+        csj_attr attr{};
+        attr.key = key.data();
+        attr.key_length = key.size();
+        error = read_value(field.value(), attr.value);
+        if (error != SUCCESS) { return error; }
+        decoder.attrs.push_back(attr);
+    }
+    return SUCCESS;
+}
+
+/// Visits a root value that is not an object, to tell "not JSON" from "not an object".
+error_code validate_root_scalar(ondemand::document &document, ondemand::json_type type) {
+    switch (type) {
+    case ondemand::json_type::array: {
+        ondemand::array array;
+        error_code error = document.get_array().get(array);
+        if (error != SUCCESS) { return error; }
+        for (auto result : array) {
+            ondemand::value element;
+            error = std::move(result).get(element);
+            if (error != SUCCESS) { return error; }
+            error = skip_value(element);
+            if (error != SUCCESS) { return error; }
+        }
+        return SUCCESS;
+    }
+    case ondemand::json_type::string: {
+        std::string_view ignored;
+        return document.get_string().get(ignored);
+    }
+    case ondemand::json_type::number: {
+        double ignored = 0;
+        return document.get_double().get(ignored);
+    }
+    case ondemand::json_type::boolean: {
+        bool ignored = false;
+        return document.get_bool().get(ignored);
+    }
+    case ondemand::json_type::null: {
+        bool null = false;
+        error_code error = document.is_null().get(null);
+        if (error != SUCCESS) { return error; }
+        return null ? SUCCESS : simdjson::N_ATOM_ERROR;
+    }
+    case ondemand::json_type::object:
+        break;
+    }
+    return SUCCESS;
+}
+
+/// True when the document has tokens left after its root value.
+bool has_trailing_content(ondemand::document &document) noexcept {
+    const char *location = nullptr;
+    return document.current_location().get(location) == SUCCESS;
+}
+
+csj_status fail(error_code error, const char **message) noexcept {
+    *message = simdjson::error_message(error);
+    return CSJ_INVALID_JSON;
+}
+
+csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, size_t capacity,
+                  csj_record &record, const char **message) {
+    record = csj_record{};
+    decoder.attrs.clear();
+    if (capacity < length || capacity - length < simdjson::SIMDJSON_PADDING) {
+        decoder.scratch.resize(length + simdjson::SIMDJSON_PADDING);
+        if (length > 0) { std::memcpy(decoder.scratch.data(), bytes, length); }
+        std::memset(decoder.scratch.data() + length, 0, simdjson::SIMDJSON_PADDING);
+        bytes = decoder.scratch.data();
+        capacity = decoder.scratch.size();
+    }
+
+    ondemand::document document;
+    error_code error = decoder.parser.iterate(bytes, length, capacity).get(document);
+    if (error != SUCCESS) { return fail(error, message); }
+    ondemand::json_type type;
+    error = document.type().get(type);
+    if (error != SUCCESS) { return fail(error, message); }
+    if (type != ondemand::json_type::object) {
+        error = validate_root_scalar(document, type);
+        if (error != SUCCESS) { return fail(error, message); }
+        if (type == ondemand::json_type::array && has_trailing_content(document)) {
+            return fail(simdjson::TRAILING_CONTENT, message);
+        }
+        return CSJ_NOT_OBJECT;
+    }
+
+    ondemand::object object;
+    error = document.get_object().get(object);
+    if (error != SUCCESS) { return fail(error, message); }
+    for (auto result : object) {
+        ondemand::field field;
+        error = std::move(result).get(field);
+        if (error != SUCCESS) { return fail(error, message); }
+        std::string_view key;
+        error = field.unescaped_key().get(key);
+        if (error != SUCCESS) { return fail(error, message); }
+        switch (classify(key)) {
+        case field_name::ts: error = read_value(field.value(), record.ts); break;
+        case field_name::type: error = read_value(field.value(), record.type); break;
+        case field_name::instrument: error = read_value(field.value(), record.instrument); break;
+        case field_name::tracker: error = read_value(field.value(), record.tracker); break;
+        case field_name::action: error = read_value(field.value(), record.action); break;
+        case field_name::attrs: error = read_attrs(decoder, field.value(), record); break;
+        case field_name::other: error = skip_value(field.value()); break;
+        }
+        if (error != SUCCESS) { return fail(error, message); }
+    }
+    if (has_trailing_content(document)) { return fail(simdjson::TRAILING_CONTENT, message); }
+    record.attrs = decoder.attrs.data();
+    record.attr_count = decoder.attrs.size();
+    return CSJ_OK;
+}
+
+} // namespace
+
+extern "C" {
+
+size_t csj_padding(void) { return simdjson::SIMDJSON_PADDING; }
+
+const char *csj_implementation_name(void) {
+    return simdjson::get_active_implementation()->name().c_str();
+}
+
+csj_decoder *csj_decoder_create(void) {
+    return new (std::nothrow) csj_decoder();
+}
+
+void csj_decoder_destroy(csj_decoder *decoder) { delete decoder; }
+
+csj_status csj_decode(csj_decoder *decoder, const uint8_t *bytes, size_t length, size_t capacity,
+                      csj_record *record, const char **message) {
+    static const char empty[] = "";
+    *message = empty;
+    try {
+        return decode(*decoder, bytes, length, capacity, *record, message);
+    } catch (const std::bad_alloc &) {
+        *message = simdjson::error_message(simdjson::MEMALLOC);
+        return CSJ_INVALID_JSON;
+    } catch (...) {
+        *message = simdjson::error_message(simdjson::UNEXPECTED_ERROR);
+        return CSJ_INVALID_JSON;
+    }
+}
+
+} // extern "C"

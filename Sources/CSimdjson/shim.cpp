@@ -1,2 +1,0 @@
-#include "CSimdjson.h"
-int csimdjson_placeholder(void) { return 0; }

@@ -1,0 +1,271 @@
+import CSimdjson
+import EventModel
+
+/// Turns one line of an event log into a ``EventModel/Record``, or a reason to reject it.
+///
+/// Parsing is simdjson's on-demand API through the `CSimdjson` shim; the rules of the
+/// event-log contract are applied here:
+/// - the line must be one JSON object, well-formed throughout, with nothing after it;
+/// - `ts` is required: an integer (milliseconds since the epoch) or an RFC 3339 string
+///   (see ``RFC3339``), within ``timestampRange``;
+/// - `type` is optional: `avt` (the default), `vp`, `app` or `marconi`. For `vp`, `app`
+///   and `marconi` only `ts` is checked, and the result is `.unsupported(type, ts)`;
+/// - `avt` needs a non-empty string `instrument`, an integer `tracker` from 0 to
+///   1023, a non-empty string `action`, and optionally an object `attrs` whose
+///   values are strings, numbers or booleans. Integers without fraction or exponent that
+///   fit in `Int64` become `.int`, other numbers `.double`;
+/// - unknown fields are ignored; when a field occurs twice, the last occurrence counts
+///   (in `attrs` too);
+/// - `null` counts as absent for the optional fields (`type`, `attrs`) and for attribute
+///   values: `"attrs":{"a":1,"a":null}` has no `a`. For a required field it is a wrong type.
+///
+/// A decoder keeps parser buffers between lines; it is not thread-safe (use one per task).
+public final class RecordDecoder {
+    /// The timestamps accepted, in milliseconds since the epoch: those RFC 3339 can write,
+    /// from 0000-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z. Integers and strings
+    /// outside it are rejected.
+    public static let timestampRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
+
+    /// The largest tracker id accepted (``EventModel/AVTRecord/trackerRange``).
+    public static let maxTracker = Int64(AVTRecord.trackerRange.upperBound)
+
+    private var handle: OpaquePointer?
+    private var scratch: [UInt8] = []
+
+    /// Creates a decoder; its parser is allocated on first use.
+    public init() {}
+
+    deinit {
+        if let handle {
+            csj_decoder_destroy(handle)
+        }
+    }
+
+    /// Decodes a line from a ``LineReader``, in place.
+    public func decode(_ line: Line) -> DecodedLine {
+        decode(line.bytes, readableCount: line.readableCount)
+    }
+
+    /// Decodes the UTF-8 bytes of one line.
+    ///
+    /// - Parameter readableCount: how many bytes may be read from `bytes.baseAddress` on.
+    ///   With at least ``LineReader/padding`` bytes beyond `bytes.count` the line is parsed
+    ///   in place; otherwise it is copied into a padded buffer first.
+    public func decode(_ bytes: UnsafeRawBufferPointer, readableCount: Int) -> DecodedLine {
+        if handle == nil {
+            handle = csj_decoder_create()
+        }
+        guard let handle else { return .rejected(reason: "out of memory") }
+        var raw = csj_record()
+        var message: UnsafePointer<CChar>?
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        let status = csj_decode(handle, base, bytes.count, max(readableCount, bytes.count), &raw, &message)
+        switch status {
+        case .CSJ_OK:
+            return record(from: raw)
+        case .CSJ_INVALID_JSON:
+            let detail = message.map { String(cString: $0) } ?? "unknown error"
+            return .rejected(reason: "not valid JSON: \(detail)")
+        case .CSJ_NOT_OBJECT:
+            return .rejected(reason: "not a JSON object")
+        }
+    }
+
+    /// Decodes one line given as text (copies it; meant for tests and tools).
+    public func decode(_ text: String) -> DecodedLine {
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: text.utf8)
+        let count = scratch.count
+        scratch.append(contentsOf: repeatElement(0, count: LineReader.padding))
+        return scratch.withUnsafeBytes { buffer in
+            decode(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), readableCount: buffer.count)
+        }
+    }
+
+    // MARK: - Rules
+
+    private func record(from raw: csj_record) -> DecodedLine {
+        let timestamp: Timestamp
+        switch RecordDecoder.timestamp(raw.ts) {
+        case .success(let value): timestamp = value
+        case .failure(let rejection): return .rejected(reason: rejection.reason)
+        }
+
+        var type = RecordType.avt
+        switch raw.type.kind {
+        case .CSJ_ABSENT, .CSJ_NULL:
+            break
+        case .CSJ_STRING:
+            let name = RecordDecoder.string(raw.type)
+            guard let known = RecordType(rawValue: name) else {
+                return .rejected(reason: "unknown type \(RecordDecoder.quoted(name))")
+            }
+            type = known
+        default:
+            return .rejected(reason: "\"type\" must be a string")
+        }
+        guard type == .avt else {
+            return .record(.unsupported(type, timestamp))
+        }
+
+        let instrument: String
+        switch RecordDecoder.nonEmptyString(raw.instrument, field: "instrument") {
+        case .success(let value): instrument = value
+        case .failure(let rejection): return .rejected(reason: rejection.reason)
+        }
+        let tracker: Int
+        switch RecordDecoder.tracker(raw.tracker) {
+        case .success(let value): tracker = value
+        case .failure(let rejection): return .rejected(reason: rejection.reason)
+        }
+        let action: String
+        switch RecordDecoder.nonEmptyString(raw.action, field: "action") {
+        case .success(let value): action = value
+        case .failure(let rejection): return .rejected(reason: rejection.reason)
+        }
+        let attributes: Attributes
+        switch RecordDecoder.attributes(raw) {
+        case .success(let value): attributes = value
+        case .failure(let rejection): return .rejected(reason: rejection.reason)
+        }
+        return .record(
+            .avt(
+                AVTRecord(
+                    timestamp: timestamp,
+                    instrument: instrument,
+                    tracker: tracker,
+                    action: action,
+                    attributes: attributes
+                )))
+    }
+
+    private static func timestamp(_ value: csj_value) -> Result<Timestamp, Rejection> {
+        let milliseconds: Int64
+        switch value.kind {
+        case .CSJ_ABSENT:
+            return .failure(Rejection("missing \"ts\""))
+        case .CSJ_INT:
+            milliseconds = value.integer
+        case .CSJ_BIG_INT:
+            return .failure(Rejection(outOfRange))
+        case .CSJ_DOUBLE:
+            return .failure(
+                Rejection("\"ts\" must be an integer number of milliseconds, not a fraction or an exponent"))
+        case .CSJ_STRING:
+            let bytes = UnsafeRawBufferPointer(start: value.string, count: value.length)
+            switch RFC3339.milliseconds(bytes) {
+            case .success(let parsed): milliseconds = parsed
+            case .failure(let error): return .failure(Rejection("\"ts\" is not a valid RFC 3339 time: \(error)"))
+            }
+        default:
+            return .failure(Rejection("\"ts\" must be an integer or an RFC 3339 string"))
+        }
+        guard timestampRange.contains(milliseconds) else {
+            return .failure(Rejection(outOfRange))
+        }
+        return .success(Timestamp(milliseconds: milliseconds))
+    }
+
+    private static let outOfRange = "\"ts\" is out of range (years 0000 to 9999)"
+
+    private static func nonEmptyString(_ value: csj_value, field: String) -> Result<String, Rejection> {
+        switch value.kind {
+        case .CSJ_ABSENT:
+            return .failure(Rejection("missing \"\(field)\""))
+        case .CSJ_STRING:
+            guard value.length > 0 else {
+                return .failure(Rejection("\"\(field)\" must not be empty"))
+            }
+            return .success(string(value))
+        default:
+            return .failure(Rejection("\"\(field)\" must be a string"))
+        }
+    }
+
+    private static func tracker(_ value: csj_value) -> Result<Int, Rejection> {
+        switch value.kind {
+        case .CSJ_ABSENT:
+            return .failure(Rejection("missing \"tracker\""))
+        case .CSJ_INT where (0...maxTracker).contains(value.integer):
+            return .success(Int(value.integer))
+        case .CSJ_INT, .CSJ_BIG_INT:
+            return .failure(Rejection("\"tracker\" must be from 0 to \(maxTracker)"))
+        default:
+            return .failure(Rejection("\"tracker\" must be an integer"))
+        }
+    }
+
+    private static func attributes(_ raw: csj_record) -> Result<Attributes, Rejection> {
+        switch raw.attrs_kind {
+        case .CSJ_ABSENT, .CSJ_NULL:
+            return .success([:])
+        case .CSJ_OBJECT:
+            break
+        default:
+            return .failure(Rejection("\"attrs\" must be an object"))
+        }
+        guard let entries = raw.attrs, raw.attr_count > 0 else { return .success([:]) }
+        var attributes = Attributes(minimumCapacity: raw.attr_count)
+        // Keys whose latest value is an object or an array, with its position; a later
+        // valid value of the same key clears it (last wins).
+        var invalid: [AttributeKey: Int] = [:]
+        for index in 0..<raw.attr_count {
+            let entry = entries[index]
+            let key = AttributeKey(
+                String(decoding: UnsafeRawBufferPointer(start: entry.key, count: entry.key_length), as: UTF8.self))
+            let value: AttributeValue
+            switch entry.value.kind {
+            case .CSJ_STRING: value = .string(string(entry.value))
+            case .CSJ_INT: value = .int(entry.value.integer)
+            case .CSJ_BIG_INT, .CSJ_DOUBLE: value = .double(entry.value.number)
+            case .CSJ_BOOL: value = .bool(entry.value.boolean)
+            case .CSJ_NULL, .CSJ_ABSENT:
+                attributes[key] = nil
+                if !invalid.isEmpty { invalid[key] = nil }
+                continue
+            case .CSJ_OBJECT, .CSJ_ARRAY:
+                attributes[key] = nil
+                invalid[key] = index
+                continue
+            }
+            attributes[key] = value
+            if !invalid.isEmpty { invalid[key] = nil }
+        }
+        if let first = invalid.min(by: { $0.value < $1.value }) {
+            return .failure(Rejection("\(quoted("attrs." + first.key.rawValue)) must be a string, number or boolean"))
+        }
+        return .success(attributes)
+    }
+
+    private static func string(_ value: csj_value) -> String {
+        String(decoding: UnsafeRawBufferPointer(start: value.string, count: value.length), as: UTF8.self)
+    }
+
+    /// A value in double quotes for a reason, shortened to 64 characters, with quotes,
+    /// backslashes and control characters escaped.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == 64 {
+                result += "…"
+                break
+            }
+            count += 1
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                result += "\\u{\(String(scalar.value, radix: 16))}"
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
+
+/// A rejection reason, as an `Error` so that it fits in a `Result`.
+private struct Rejection: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

@@ -1,0 +1,240 @@
+import EventLog
+import EventModel
+import Testing
+
+@Suite struct RecordDecoderTests {
+    let decoder = RecordDecoder()
+
+    private func avt(_ line: String) -> AVTRecord? {
+        guard case .record(.avt(let record)) = decoder.decode(line) else { return nil }
+        return record
+    }
+
+    private func reason(_ line: String) -> String? {
+        guard case .rejected(let reason) = decoder.decode(line) else { return nil }
+        return reason
+    }
+
+    private func attributes(_ attrs: String) -> Attributes? {
+        avt(#"{"ts":1,"instrument":"i","tracker":0,"action":"Start","attrs":\#(attrs)}"#)?.attributes
+    }
+
+    @Test func decodesTheContractsExample() {
+        let line =
+            #"{"ts":1763622902125,"instrument":"ios-7f3a9c","tracker":0,"action":"StreamLoad","attrs":{"source":"https://cdn.example/v/42.m3u8","title":"Episode 42","duration":1800000}}"#
+        let expected = AVTRecord(
+            timestamp: 1_763_622_902_125, instrument: "ios-7f3a9c", tracker: 0, action: "StreamLoad",
+            attributes: ["source": "https://cdn.example/v/42.m3u8", "title": "Episode 42", "duration": .int(1_800_000)]
+        )
+        #expect(decoder.decode(line) == .record(.avt(expected)))
+    }
+
+    @Test func typeAvtIsTheDefaultAndMayBeExplicit() {
+        let implicit = avt(#"{"ts":5,"instrument":"i","tracker":2,"action":"Ping"}"#)
+        let explicit = avt(#"{"type":"avt","ts":5,"instrument":"i","tracker":2,"action":"Ping","attrs":null}"#)
+        #expect(implicit == AVTRecord(timestamp: 5, instrument: "i", tracker: 2, action: "Ping"))
+        #expect(explicit == implicit)
+        #expect(avt(#"{"type":null,"ts":5,"instrument":"i","tracker":2,"action":"Ping"}"#) == implicit)
+    }
+
+    @Test func rfc3339TimestampsAreConverted() {
+        let record = avt(#"{"ts":"2025-11-20T09:15:02.125999+02:00","instrument":"i","tracker":0,"action":"Start"}"#)
+        #expect(record?.timestamp == 1_763_622_902_125)
+    }
+
+    @Test func timestampRejections() {
+        let rest = #""instrument":"i","tracker":0,"action":"Start""#
+        #expect(reason("{\(rest)}") == #"missing "ts""#)
+        #expect(reason(#"{"ts":true,\#(rest)}"#) == #""ts" must be an integer or an RFC 3339 string"#)
+        #expect(reason(#"{"ts":null,\#(rest)}"#) == #""ts" must be an integer or an RFC 3339 string"#)
+        #expect(reason(#"{"ts":{},\#(rest)}"#) == #""ts" must be an integer or an RFC 3339 string"#)
+        #expect(
+            reason(#"{"ts":1.5,\#(rest)}"#)
+                == #""ts" must be an integer number of milliseconds, not a fraction or an exponent"#)
+        #expect(
+            reason(#"{"ts":1e3,\#(rest)}"#)
+                == #""ts" must be an integer number of milliseconds, not a fraction or an exponent"#)
+        #expect(reason(#"{"ts":253402300800000,\#(rest)}"#) == #""ts" is out of range (years 0000 to 9999)"#)
+        #expect(reason(#"{"ts":-62167219200001,\#(rest)}"#) == #""ts" is out of range (years 0000 to 9999)"#)
+        #expect(reason(#"{"ts":18446744073709551615,\#(rest)}"#) == #""ts" is out of range (years 0000 to 9999)"#)
+        #expect(
+            reason(#"{"ts":123456789012345678901234567890,\#(rest)}"#) == #""ts" is out of range (years 0000 to 9999)"#)
+        #expect(
+            reason(#"{"ts":"0000-01-01T00:00:00+01:00",\#(rest)}"#) == #""ts" is out of range (years 0000 to 9999)"#)
+        #expect(
+            reason(#"{"ts":"2025-02-30T00:00:00Z",\#(rest)}"#)
+                == #""ts" is not a valid RFC 3339 time: day 30 does not exist in 2025-02"#)
+        #expect(
+            reason(#"{"ts":"yesterday",\#(rest)}"#)?.hasPrefix(#""ts" is not a valid RFC 3339 time: expected"#) == true)
+        #expect(avt(#"{"ts":253402300799999,\#(rest)}"#)?.timestamp == 253_402_300_799_999)
+        #expect(avt(#"{"ts":-62167219200000,\#(rest)}"#)?.timestamp == -62_167_219_200_000)
+        #expect(avt(#"{"ts":-0,\#(rest)}"#)?.timestamp == 0)
+    }
+
+    @Test func otherTypesAreValidatedOnlyForTheirTimestamp() {
+        #expect(decoder.decode(#"{"type":"vp","ts":7,"app":{"x":[1]}}"#) == .record(.unsupported(.vp, 7)))
+        #expect(decoder.decode(#"{"type":"app","ts":"1970-01-01T00:00:01Z"}"#) == .record(.unsupported(.app, 1_000)))
+        #expect(decoder.decode(#"{"ts":8,"type":"marconi","attrs":{"a":{}}}"#) == .record(.unsupported(.marconi, 8)))
+        #expect(reason(#"{"type":"vp"}"#) == #"missing "ts""#)
+        #expect(
+            reason(#"{"type":"vp","ts":1.5}"#)
+                == #""ts" must be an integer number of milliseconds, not a fraction or an exponent"#)
+    }
+
+    @Test func typeRejections() {
+        #expect(reason(#"{"ts":1,"type":"x"}"#) == #"unknown type "x""#)
+        #expect(reason(#"{"ts":1,"type":"AVT"}"#) == #"unknown type "AVT""#)
+        #expect(reason(#"{"ts":1,"type":"a\"b"}"#) == #"unknown type "a\"b""#)
+        #expect(reason(#"{"ts":1,"type":5}"#) == #""type" must be a string"#)
+        #expect(reason(#"{"ts":1,"type":["avt"]}"#) == #""type" must be a string"#)
+    }
+
+    @Test func avtFieldRejections() {
+        #expect(reason(#"{"ts":1,"tracker":0,"action":"a"}"#) == #"missing "instrument""#)
+        #expect(reason(#"{"ts":1,"instrument":7,"tracker":0,"action":"a"}"#) == #""instrument" must be a string"#)
+        #expect(reason(#"{"ts":1,"instrument":null,"tracker":0,"action":"a"}"#) == #""instrument" must be a string"#)
+        #expect(reason(#"{"ts":1,"instrument":"","tracker":0,"action":"a"}"#) == #""instrument" must not be empty"#)
+        #expect(reason(#"{"ts":1,"instrument":"i","action":"a"}"#) == #"missing "tracker""#)
+        #expect(reason(#"{"ts":1,"instrument":"i","tracker":"0","action":"a"}"#) == #""tracker" must be an integer"#)
+        #expect(reason(#"{"ts":1,"instrument":"i","tracker":1.0,"action":"a"}"#) == #""tracker" must be an integer"#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":-1,"action":"a"}"#)
+                == #""tracker" must be from 0 to 1023"#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":1024,"action":"a"}"#)
+                == #""tracker" must be from 0 to 1023"#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":99999999999999999999,"action":"a"}"#)
+                == #""tracker" must be from 0 to 1023"#)
+        #expect(avt(#"{"ts":1,"instrument":"i","tracker":1023,"action":"a"}"#)?.tracker == 1023)
+        #expect(reason(#"{"ts":1,"instrument":"i","tracker":0}"#) == #"missing "action""#)
+        #expect(reason(#"{"ts":1,"instrument":"i","tracker":0,"action":false}"#) == #""action" must be a string"#)
+        #expect(reason(#"{"ts":1,"instrument":"i","tracker":0,"action":""}"#) == #""action" must not be empty"#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":[]}"#) == #""attrs" must be an object"#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":"x"}"#) == #""attrs" must be an object"#)
+    }
+
+    @Test func theFirstProblemInFieldOrderIsReported() {
+        #expect(reason(#"{"action":"","tracker":-1}"#) == #"missing "ts""#)
+        #expect(reason(#"{"ts":1,"action":"","tracker":-1}"#) == #"missing "instrument""#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","action":"","tracker":-1}"#) == #""tracker" must be from 0 to 1023"#
+        )
+    }
+
+    @Test func attributeValueTypes() {
+        let attributes = attributes(
+            #"{"s":"text","i":42,"n":-7,"z":-0,"d":1.5,"e":1e3,"E":2E-2,"big":9223372036854775808,"huge":123456789012345678901234567890,"max":9223372036854775807,"t":true,"f":false,"empty":""}"#
+        )
+        #expect(
+            attributes == [
+                "s": .string("text"), "i": .int(42), "n": .int(-7), "z": .int(0), "d": .double(1.5), "e": .double(1000),
+                "E": .double(0.02), "big": .double(9_223_372_036_854_775_808), "huge": .double(1.2345678901234568e29),
+                "max": .int(Int64.max), "t": .bool(true), "f": .bool(false), "empty": .string(""),
+            ])
+    }
+
+    @Test func nullAttributesAreAbsent() {
+        #expect(attributes(#"{"a":null,"b":1}"#) == ["b": .int(1)])
+        #expect(attributes(#"{"a":1,"a":null}"#) == [:])
+        #expect(attributes(#"{}"#) == [:])
+    }
+
+    @Test func duplicateKeysLastWins() {
+        #expect(attributes(#"{"a":1,"a":"two"}"#) == ["a": .string("two")])
+        #expect(attributes(#"{"a":{},"a":3}"#) == ["a": .int(3)])
+        #expect(avt(#"{"ts":1,"ts":2,"instrument":"i","tracker":0,"action":"a"}"#)?.timestamp == 2)
+        #expect(
+            avt(#"{"ts":"x","ts":2,"instrument":"i","tracker":0,"action":"a","attrs":{"a":[]},"attrs":{"b":true}}"#)?
+                .attributes == ["b": .bool(true)])
+        #expect(
+            reason(#"{"ts":1,"ts":true,"instrument":"i","tracker":0,"action":"a"}"#)
+                == #""ts" must be an integer or an RFC 3339 string"#)
+    }
+
+    @Test func nestedAttributesAreRejected() {
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"ok":1,"pos":{"x":1}}}"#)
+                == #""attrs.pos" must be a string, number or boolean"#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"list":[1,2],"pos":{}}}"#)
+                == #""attrs.list" must be a string, number or boolean"#)
+        #expect(
+            reason(#"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"a":1,"a":[]}}"#)
+                == #""attrs.a" must be a string, number or boolean"#)
+    }
+
+    @Test func stringsAreUnescaped() {
+        let record = avt(
+            #"{"ts":1,"instrument":"caf\u00e9 \ud83d\ude00","tracker":0,"action":"a\"b\\c\/d\n","attrs":{"k\u00e9y":"\t\u0041"}}"#
+        )
+        #expect(record?.instrument == "café 😀")
+        #expect(record?.action == "a\"b\\c/d\n")
+        #expect(record?.attributes == ["kéy": .string("\tA")])
+        #expect(
+            avt(#"{"t\u0073":3,"instrument":"ü","tracker":0,"action":"日本"}"#)
+                == AVTRecord(timestamp: 3, instrument: "ü", tracker: 0, action: "日本"))
+    }
+
+    @Test func whitespaceAroundTheObjectIsAllowed() {
+        #expect(avt(" \t{ \"ts\" : 1 , \"instrument\":\"i\",\"tracker\":0,\"action\":\"a\" }  \t")?.timestamp == 1)
+    }
+
+    @Test func unknownFieldsAreIgnored() {
+        let record = avt(
+            #"{"ts":1,"extra":{"deep":[1,{"x":null}],"s":"\u00e9"},"instrument":"i","tracker":0,"action":"a","more":[true,false]}"#
+        )
+        #expect(record == AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "a"))
+    }
+
+    @Test(arguments: [
+        #"{"ts":1"#, #"{"ts":1,}"#, "hello", #"{"ts":1} x"#, #"{"ts":1}}"#, #"{"ts":1}{"ts":2}"#,
+        #"{"ts":1,"x":[1,,2]}"#, #"{"ts":1,"x":tru}"#, #"{"ts":1,"x":nul}"#, #"{"ts":01}"#, #"{"ts":1,"x":"\q"}"#,
+        #"{"ts":1,"x":"\ud800"}"#, #"{ts:1}"#, #"{"ts":1,"x":1e999}"#, "[1,2", "", "   ",
+        "{\"ts\":1,\"x\":\"a\u{01}b\"}",
+    ])
+    func invalidJSON(line: String) {
+        let result = reason(line)
+        #expect(result?.hasPrefix("not valid JSON: ") == true, "\(line) → \(String(describing: result))")
+    }
+
+    @Test func invalidUTF8IsInvalidJSON() {
+        let bytes: [UInt8] =
+            Array(#"{"ts":1,"instrument":""#.utf8) + [0xC3, 0x28] + Array(#"","tracker":0,"action":"a"}"#.utf8)
+        let result = bytes.withUnsafeBytes { decoder.decode($0, readableCount: $0.count) }
+        guard case .rejected(let reason) = result else {
+            Issue.record("invalid UTF-8 accepted")
+            return
+        }
+        #expect(reason.hasPrefix("not valid JSON: "))
+    }
+
+    @Test(arguments: ["[1,2]", "42", #""text""#, "null", "true", "[]"])
+    func notAnObject(line: String) {
+        #expect(reason(line) == "not a JSON object")
+    }
+
+    @Test func decodesInPlaceWithPaddingAndCopiesWithout() {
+        let line = #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"x":"y"}}"#
+        let expected = AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "a", attributes: ["x": "y"])
+        // Exactly sized: no byte readable after the line.
+        let exact = Array(line.utf8)
+        let unpadded = exact.withUnsafeBytes { decoder.decode($0, readableCount: $0.count) }
+        #expect(unpadded == .record(.avt(expected)))
+        // Padded, followed by garbage that must not be parsed.
+        let padded = exact + Array(repeating: UInt8(ascii: "}"), count: LineReader.padding)
+        let inPlace = padded.withUnsafeBytes { buffer in
+            decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<exact.count]), readableCount: buffer.count)
+        }
+        #expect(inPlace == .record(.avt(expected)))
+    }
+
+    @Test func stringsOutliveTheNextDecode() {
+        let first = avt(#"{"ts":1,"instrument":"a-long-instrument-name-0001","tracker":0,"action":"StreamLoad"}"#)
+        _ = decoder.decode(#"{"ts":2,"instrument":"another-instrument-name-0002","tracker":0,"action":"Start"}"#)
+        #expect(first?.instrument == "a-long-instrument-name-0001")
+        #expect(first?.action == "StreamLoad")
+    }
+}
