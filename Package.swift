@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "avt-loggen", dependencies: ["EventModel"]),
         .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Replay"]),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
         .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),

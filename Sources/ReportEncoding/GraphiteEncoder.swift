@@ -1,0 +1,131 @@
+/// Writes Graphite plaintext lines: `path value epoch_seconds\n`.
+///
+/// The caller gives a path as its nodes, never as a dotted string; the encoder joins
+/// them with `.` after sanitising each one to carbon's safe set `[A-Za-z0-9_-]`: every
+/// other byte, `.`, space, `/` and each byte of a non-ASCII character included, becomes
+/// `_`, and an empty node becomes `_`. So `["avt", "ios 7f3a", "a.b"]` is
+/// `avt.ios_7f3a.a_b`, and no node can add a level or reach outside the metric's
+/// directory in whisper.
+///
+/// Values: integers as integers, doubles in their shortest round-trip form (`0.1`,
+/// `100.0`, `1e-05`, which carbon reads with Python's `float`). A line is never written,
+/// and is counted instead, when its value is NaN or infinite, when its path has no
+/// node at all, or when it would be longer than ``maxLineBytes`` (16 KiB, newline
+/// included: what carbon's line receiver accepts, and a path that long is a bug).
+///
+/// Graphite keeps one value per path and interval: a second line for the same path in
+/// the same retention step overwrites the first, so callers sum per interval first.
+public struct GraphiteEncoder: Sendable {
+    /// The longest line written, in bytes, `\n` included.
+    public static let maxLineBytes = 16_384
+
+    /// The nodes put before every path (from `--prefix`), already sanitised.
+    public let prefix: [String]
+    /// Lines not written because the value was NaN or infinite.
+    public private(set) var skippedNonFinite = 0
+    /// Lines not written because they would exceed ``maxLineBytes``.
+    public private(set) var skippedTooLong = 0
+    /// Lines not written because the path (prefix included) had no node.
+    public private(set) var skippedEmptyPath = 0
+
+    /// Creates an encoder that puts `prefix` before every path.
+    ///
+    /// - Parameter prefix: the leading nodes, each sanitised like any node.
+    public init(prefix: [String] = []) {
+        self.prefix = prefix.map(Self.sanitizedNode)
+    }
+
+    /// Splits a dotted prefix as users type it (`--prefix avt.prod`) into nodes,
+    /// dropping empty ones (`"avt..prod."` → `["avt", "prod"]`).
+    public static func nodes(fromDotted dotted: String) -> [String] {
+        dotted.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Returns `node` sanitised to `[A-Za-z0-9_-]`, one `_` per other byte; `_` if empty.
+    public static func sanitizedNode(_ node: String) -> String {
+        var bytes: [UInt8] = []
+        appendNode(node, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `path value epoch_seconds\n` for an integer value.
+    ///
+    /// - Returns: whether the line was written.
+    @discardableResult
+    public mutating func appendLine(path: [String], value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
+        -> Bool
+    {
+        let start = buffer.count
+        guard appendPath(path, into: &buffer) else { return false }
+        buffer.append(UInt8(ascii: " "))
+        DecimalFormatting.appendInt64(value, into: &buffer)
+        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
+    }
+
+    /// Appends `path value epoch_seconds\n` for a double value; NaN and infinities are
+    /// not written.
+    ///
+    /// - Returns: whether the line was written.
+    @discardableResult
+    public mutating func appendLine(path: [String], value: Double, epochSeconds: Int64, into buffer: inout [UInt8])
+        -> Bool
+    {
+        guard value.isFinite else {
+            skippedNonFinite += 1
+            return false
+        }
+        let start = buffer.count
+        guard appendPath(path, into: &buffer) else { return false }
+        buffer.append(UInt8(ascii: " "))
+        DecimalFormatting.appendShortest(value, into: &buffer)
+        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
+    }
+
+    private mutating func appendPath(_ path: [String], into buffer: inout [UInt8]) -> Bool {
+        if prefix.isEmpty && path.isEmpty {
+            skippedEmptyPath += 1
+            return false
+        }
+        var first = true
+        for node in prefix {
+            if !first { buffer.append(UInt8(ascii: ".")) }
+            buffer.append(contentsOf: node.utf8)
+            first = false
+        }
+        for node in path {
+            if !first { buffer.append(UInt8(ascii: ".")) }
+            Self.appendNode(node, into: &buffer)
+            first = false
+        }
+        return true
+    }
+
+    private mutating func finishLine(start: Int, epochSeconds: Int64, into buffer: inout [UInt8]) -> Bool {
+        buffer.append(UInt8(ascii: " "))
+        DecimalFormatting.appendInt64(epochSeconds, into: &buffer)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count - start > Self.maxLineBytes {
+            buffer.removeSubrange(start...)
+            skippedTooLong += 1
+            return false
+        }
+        return true
+    }
+
+    private static func appendNode(_ node: String, into buffer: inout [UInt8]) {
+        if node.isEmpty {
+            buffer.append(UInt8(ascii: "_"))
+            return
+        }
+        for byte in node.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                buffer.append(byte)
+            default:
+                buffer.append(UInt8(ascii: "_"))
+            }
+        }
+    }
+}

@@ -1,0 +1,229 @@
+/// Writes points in InfluxDB line protocol, as InfluxDB's own parser reads them.
+///
+/// A point is one line: `measurement[,tag=value…] field=value[,field=value…] timestamp\n`.
+///
+/// - Escaping: the measurement escapes comma and space; tag keys, tag values and field
+///   keys escape comma, `=` and space; string field values escape `"` and `\`. Other
+///   backslashes in names and tags are written as they are, which InfluxDB reads
+///   literally (it only unescapes `\,`, `\=` and `\ `). A backslash right before an
+///   escaped character (`a\,b` as data) is written `a\\,b`, which InfluxDB 1.x/2.x read
+///   back as `a\,b`; line-protocol readers that take `\\` as one backslash differ here,
+///   and the protocol has no form that suits both.
+/// - Line breaks: the protocol has no escape for them, so every CR or LF in a
+///   measurement, tag, field key or string value is written as a space.
+/// - Trailing backslashes: a name or tag ending in `\` would escape the separator after
+///   it (influxdb#5231), so trailing backslashes of measurements, tag keys, tag values
+///   and field keys are stripped.
+/// - Empty names: a tag whose key or value is empty (after the rules above) is omitted,
+///   as InfluxDB cannot store an empty tag value; a field with an empty key is dropped;
+///   a point with an empty measurement, or a measurement starting with `#` (which would
+///   make the line a comment), is not written.
+/// - Tags are written sorted by key in UTF-8 byte order (InfluxDB's own order, and what
+///   makes the output independent of the order the caller gathered them in); when a key
+///   is given twice the first occurrence wins. Fields keep the caller's order.
+/// - Values: see ``InfluxFieldValue``. A field whose double is NaN or infinite is
+///   dropped; a point left with no field is not written. Strings longer than 65,535
+///   UTF-8 bytes (InfluxDB's limit) are cut at the last whole character before it.
+/// - Timestamps are written as the integer given; the caller picks the unit and sends
+///   the matching `precision` (`ms` for ``EventModel/Timestamp/milliseconds``).
+/// - Names starting with `_` are reserved by InfluxDB 2; choosing names is the caller's
+///   business and the encoder writes them unchanged.
+///
+/// Every dropped point, field and tag is counted, so that a run can report it.
+public struct InfluxLineEncoder: Sendable {
+    /// Points not written: no valid field left, or an unusable measurement.
+    public private(set) var droppedPoints = 0
+    /// Fields dropped from written or unwritten points: non-finite doubles, empty keys.
+    public private(set) var droppedFields = 0
+    /// Tags omitted: empty key or value, or a repeated key.
+    public private(set) var droppedTags = 0
+    /// String values cut to InfluxDB's 64 KiB limit.
+    public private(set) var truncatedStrings = 0
+
+    /// The longest string field value InfluxDB stores, in UTF-8 bytes.
+    public static let maxStringBytes = 65_535
+
+    /// Creates an encoder with zeroed counters.
+    public init() {}
+
+    /// Appends one point to `buffer`, or nothing when the point cannot be written.
+    ///
+    /// - Parameters:
+    ///   - measurement: the measurement name.
+    ///   - tags: `(key, value)` pairs in any order; they are written sorted by key.
+    ///   - fields: `(key, value)` pairs, written in this order.
+    ///   - timestamp: the point's time, in the unit of the write's `precision`.
+    ///   - buffer: the bytes to append to.
+    /// - Returns: whether a line was appended.
+    @discardableResult
+    public mutating func appendPoint(
+        measurement: String,
+        tags: [(String, String)],
+        fields: [(String, InfluxFieldValue)],
+        timestamp: Int64,
+        into buffer: inout [UInt8]
+    ) -> Bool {
+        let start = buffer.count
+        let measurementBytes = measurement.utf8
+        guard let first = measurementBytes.first, first != UInt8(ascii: "#"),
+            Self.appendName(measurementBytes, escapingEquals: false, into: &buffer)
+        else {
+            buffer.removeSubrange(start...)
+            droppedPoints += 1
+            droppedFields += fields.count
+            return false
+        }
+
+        appendTags(tags, into: &buffer)
+
+        var wroteField = false
+        for (key, value) in fields {
+            if case .double(let number) = value, !number.isFinite {
+                droppedFields += 1
+                continue
+            }
+            let fieldStart = buffer.count
+            buffer.append(wroteField ? UInt8(ascii: ",") : UInt8(ascii: " "))
+            guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
+                buffer.removeSubrange(fieldStart...)
+                droppedFields += 1
+                continue
+            }
+            buffer.append(UInt8(ascii: "="))
+            appendValue(value, into: &buffer)
+            wroteField = true
+        }
+        guard wroteField else {
+            buffer.removeSubrange(start...)
+            droppedPoints += 1
+            return false
+        }
+        buffer.append(UInt8(ascii: " "))
+        DecimalFormatting.appendInt64(timestamp, into: &buffer)
+        buffer.append(UInt8(ascii: "\n"))
+        return true
+    }
+
+    private mutating func appendTags(_ tags: [(String, String)], into buffer: inout [UInt8]) {
+        if tags.isEmpty { return }
+        var sorted = true
+        var index = 1
+        while index < tags.count {
+            if tags[index].0.utf8.lexicographicallyPrecedes(tags[index - 1].0.utf8) {
+                sorted = false
+                break
+            }
+            index += 1
+        }
+        if sorted {
+            var previous: String? = nil
+            for (key, value) in tags {
+                if let previous, previous == key {
+                    droppedTags += 1
+                    continue
+                }
+                if appendTag(key: key, value: value, into: &buffer) { previous = key }
+            }
+        } else {
+            // A stable sort by key: ties keep the caller's order.
+            let order = tags.indices.sorted { lhs, rhs in
+                let left = tags[lhs].0.utf8, right = tags[rhs].0.utf8
+                if left.elementsEqual(right) { return lhs < rhs }
+                return left.lexicographicallyPrecedes(right)
+            }
+            var previous: String? = nil
+            for position in order {
+                let (key, value) = tags[position]
+                if let previous, previous == key {
+                    droppedTags += 1
+                    continue
+                }
+                if appendTag(key: key, value: value, into: &buffer) { previous = key }
+            }
+        }
+    }
+
+    /// Appends `,key=value`, or nothing (counted) when the key or the value is empty.
+    private mutating func appendTag(key: String, value: String, into buffer: inout [UInt8]) -> Bool {
+        let tagStart = buffer.count
+        buffer.append(UInt8(ascii: ","))
+        guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
+            buffer.removeSubrange(tagStart...)
+            droppedTags += 1
+            return false
+        }
+        buffer.append(UInt8(ascii: "="))
+        guard Self.appendName(value.utf8, escapingEquals: true, into: &buffer) else {
+            buffer.removeSubrange(tagStart...)
+            droppedTags += 1
+            return false
+        }
+        return true
+    }
+
+    private mutating func appendValue(_ value: InfluxFieldValue, into buffer: inout [UInt8]) {
+        switch value {
+        case .int(let number):
+            DecimalFormatting.appendInt64(number, into: &buffer)
+            buffer.append(UInt8(ascii: "i"))
+        case .double(let number):
+            DecimalFormatting.appendShortest(number, into: &buffer)
+        case .bool(let flag):
+            buffer.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .string(let text):
+            buffer.append(UInt8(ascii: "\""))
+            let utf8 = text.utf8
+            var end = utf8.endIndex
+            if utf8.count > Self.maxStringBytes {
+                truncatedStrings += 1
+                end = utf8.index(utf8.startIndex, offsetBy: Self.maxStringBytes)
+                // Back up to the start of a character: never split a UTF-8 sequence.
+                while end > utf8.startIndex && utf8[end] & 0xC0 == 0x80 {
+                    end = utf8.index(before: end)
+                }
+            }
+            for byte in utf8[..<end] {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                    buffer.append(UInt8(ascii: "\\"))
+                    buffer.append(byte)
+                case 0x0A, 0x0D:
+                    buffer.append(UInt8(ascii: " "))
+                default:
+                    buffer.append(byte)
+                }
+            }
+            buffer.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// Appends a measurement, key or tag value: comma and space (and `=` when asked)
+    /// escaped, CR and LF as spaces, trailing backslashes stripped. Returns `false` when
+    /// nothing is left to write (the caller removes what it started).
+    private static func appendName(_ bytes: String.UTF8View, escapingEquals: Bool, into buffer: inout [UInt8]) -> Bool {
+        // The end, before any trailing backslashes.
+        var end = bytes.endIndex
+        while end > bytes.startIndex {
+            let before = bytes.index(before: end)
+            if bytes[before] != UInt8(ascii: "\\") { break }
+            end = before
+        }
+        if end == bytes.startIndex { return false }
+        for byte in bytes[..<end] {
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: " "):
+                buffer.append(UInt8(ascii: "\\"))
+                buffer.append(byte)
+            case UInt8(ascii: "="):
+                if escapingEquals { buffer.append(UInt8(ascii: "\\")) }
+                buffer.append(byte)
+            case 0x0A, 0x0D:
+                buffer.append(UInt8(ascii: "\\"))
+                buffer.append(UInt8(ascii: " "))
+            default:
+                buffer.append(byte)
+            }
+        }
+        return true
+    }
+}

@@ -1,0 +1,339 @@
+import EventModel
+
+/// What `avt-loggen` was asked for.
+struct Configuration {
+    var records: Int
+    var seed: UInt64
+    var files: Int
+    var directory: String
+    /// Epoch milliseconds of the first file's first instant.
+    var start: Int64
+    /// Records that arrive late, per mille.
+    var latePerMille: Int = 5
+}
+
+/// Runs the simulated players and streams their records into the hourly files.
+///
+/// Instruments wait in a min-heap by the time of their next event; the generator pops
+/// the earliest, writes that event, and puts the instrument back for its next one, so
+/// memory holds only the instruments playing at that moment (a few thousand), never
+/// the records. Once a (simulated) second the controller starts new instruments so
+/// that the records written follow a daily curve (busy evenings, quiet nights) and
+/// total exactly `records` over the `files` hours. A record is held back now and then
+/// (`latePerMille`) and written 2 to 25 s later, after records with later timestamps,
+/// as mobile batch uploads arrive.
+///
+/// Nothing depends on the wall clock, the system's randomness, hashing or libm: the
+/// output is a function of the configuration alone.
+final class Generator {
+    /// Relative traffic per UTC hour of day.
+    static let hourWeights: [Double] = [5, 4, 3, 3, 3, 3, 4, 5, 6, 7, 7, 8, 8, 8, 8, 9, 9, 10, 11, 12, 12, 11, 9, 7]
+    static let platforms: [(prefix: String, weight: Int, devices: [String])] = [
+        ("ios", 35, ["iPhone15,2", "iPhone14,5", "iPhone16,1", "iPad13,4"]),
+        ("android", 35, ["SM-S918B", "Pixel 8", "moto g(60)", "SM-A536B"]),
+        ("web", 20, ["Chrome 131 / macOS", "Firefox 133 / Windows", "Safari 18.1 / macOS"]),
+        ("tvos", 5, ["AppleTV14,1", "AppleTV11,1"]),
+        ("roku", 5, ["Roku Ultra 4850X", "Roku Express 3960X"]),
+    ]
+    static let fpsValues: [StaticString] = ["25.0", "29.97", "30.0", "23.976", "50.0", "60.0"]
+
+    let configuration: Configuration
+    private var rng: SplitMix64
+    private var lateRng: SplitMix64
+    private let catalog: Catalog
+    private let output: OutputFiles
+    private let seedMix: UInt32
+
+    private var instruments: [Instrument] = []
+    private var freeSlots: [Int32] = []
+    private var heap = EventHeap()
+    private var lateHeap = EventHeap()
+    private var lateRecords: [[UInt8]] = []
+    private var freeLateSlots: [Int32] = []
+    private var scratch: [UInt8] = []
+    /// Each action's name as a JSON string, by `GeneratedEvent.Kind` raw value.
+    private let actionJSON: [[UInt8]] = GeneratedEvent.Kind.allCases.map { Catalog.json($0.action.name) }
+
+    private(set) var written = 0
+    private(set) var produced = 0
+    private(set) var instrumentsStarted = 0
+    private(set) var lateWritten = 0
+    private(set) var maxActive = 0
+
+    // The controller.
+    private var cumulativeWeights: [Double] = [0]
+    private var perInstrumentRate = 1.0 / 20_000  // records per ms per instrument
+    private var tickCount = 0
+    private var activeSum = 0
+    private var producedAtMeasure = 0
+
+    init(configuration: Configuration) {
+        self.configuration = configuration
+        var master = SplitMix64(seed: configuration.seed)
+        var catalogRng = master.split()
+        catalog = Catalog(rng: &catalogRng)
+        lateRng = master.split()
+        seedMix = UInt32(truncatingIfNeeded: master.next())
+        rng = master
+        output = OutputFiles(directory: configuration.directory, start: configuration.start, count: configuration.files)
+        for hour in 0..<configuration.files {
+            let hourOfDay = Int(((configuration.start / 3_600_000) + Int64(hour)) % 24)
+            let weight = Self.hourWeights[(hourOfDay + 24) % 24]
+            cumulativeWeights.append((cumulativeWeights.last ?? 0) + weight)
+        }
+        scratch.reserveCapacity(1024)
+    }
+
+    /// Bytes written to the files so far.
+    var bytesWritten: Int64 { output.bytesWritten }
+
+    func run() throws(GeneratorError) {
+        let target = configuration.records
+        var nextTick = configuration.start
+        while written < target {
+            if let next = heap.first, next.time < nextTick {
+                try step()
+            } else {
+                control(at: nextTick)
+                nextTick += 1000
+            }
+        }
+        try output.finish()
+    }
+
+    // MARK: - Emitting
+
+    private func step() throws(GeneratorError) {
+        guard let entry = heap.pop() else { return }
+        let slot = Int(entry.slot)
+        let event = instruments[slot].pending[instruments[slot].head]
+        instruments[slot].head += 1
+        produced += 1
+
+        try releaseLate(upTo: event.timestamp)
+        if written < configuration.records {
+            if lateRng.chance(perMille: configuration.latePerMille) {
+                scratch.removeAll(keepingCapacity: true)
+                encode(event, slot: slot, into: &scratch)
+                let lateSlot: Int32
+                if let free = freeLateSlots.popLast() {
+                    lateSlot = free
+                    lateRecords[Int(free)] = scratch
+                } else {
+                    lateSlot = Int32(lateRecords.count)
+                    lateRecords.append(scratch)
+                }
+                lateHeap.push(time: event.timestamp + lateRng.between(2_000...25_000), slot: lateSlot)
+            } else {
+                try output.select(time: event.timestamp)
+                encode(event, slot: slot, into: &output.buffer)
+                written += 1
+            }
+        }
+
+        if let next = instruments[slot].nextTime {
+            heap.push(time: next, slot: entry.slot)
+        } else if instruments[slot].refill(catalog: catalog), let next = instruments[slot].nextTime {
+            heap.push(time: next, slot: entry.slot)
+        } else {
+            instruments[slot].pending = []
+            freeSlots.append(entry.slot)
+        }
+    }
+
+    private func releaseLate(upTo time: Int64) throws(GeneratorError) {
+        while written < configuration.records, let first = lateHeap.first, first.time <= time {
+            _ = lateHeap.pop()
+            try output.select(time: first.time)
+            output.buffer.append(contentsOf: lateRecords[Int(first.slot)])
+            lateRecords[Int(first.slot)] = []
+            freeLateSlots.append(first.slot)
+            written += 1
+            lateWritten += 1
+        }
+    }
+
+    // MARK: - Starting instruments
+
+    private func control(at time: Int64) {
+        let active = heap.count
+        maxActive = max(maxActive, active)
+        tickCount += 1
+        activeSum += active
+        if tickCount % 10 == 0 {
+            let averageActive = Double(activeSum) / 10
+            if averageActive >= 1 && tickCount > 120 {
+                let measured = Double(produced - producedAtMeasure) / (averageActive * 10_000)
+                perInstrumentRate = perInstrumentRate * 0.9 + measured * 0.1
+            }
+            activeSum = 0
+            producedAtMeasure = produced
+        }
+        let horizon: Int64 = 600_000
+        let missing = max(0, expected(at: time + horizon) - Double(produced))
+        let desiredActive = Int(missing / Double(horizon) / max(perInstrumentRate, 1e-7))
+        let limit = max(2, desiredActive / 60)
+        let spawns = min(max(0, desiredActive - active), limit)
+        for _ in 0..<spawns {
+            startInstrument(at: time + rng.between(0...999))
+        }
+    }
+
+    /// The records that should have been produced by `time` to follow the daily curve.
+    private func expected(at time: Int64) -> Double {
+        let total = Double(configuration.records)
+        guard time > configuration.start else { return 0 }
+        let elapsed = time - configuration.start
+        let hour = Int(elapsed / 3_600_000)
+        guard hour < configuration.files, let all = cumulativeWeights.last, all > 0 else { return total }
+        let fraction = Double(elapsed % 3_600_000) / 3_600_000
+        let done = cumulativeWeights[hour] + (cumulativeWeights[hour + 1] - cumulativeWeights[hour]) * fraction
+        return total * done / all
+    }
+
+    private func startInstrument(at time: Int64) {
+        instrumentsStarted += 1
+        var instrumentRng = rng.split()
+        let platform = Self.platforms[instrumentRng.weighted(Self.platforms.map(\.weight))]
+        let id = platform.prefix + "-" + Self.hex8(Self.mix32(UInt32(truncatingIfNeeded: instrumentsStarted) ^ seedMix))
+        var nameField = Array("\"instrument\":".utf8)
+        nameField += Catalog.json(id)
+        var attributes: [UInt8] = []
+        let volume = [100, 100, 100, 80, 65, 50, 30][instrumentRng.below(7)]
+        if volume != 100 { attributes += ",\"volume\":\(volume)".utf8 }
+        if instrumentRng.chance(perMille: 40) { attributes += ",\"isMuted\":true".utf8 }
+        attributes += ",\"deviceModel\":".utf8
+        attributes += Catalog.json(platform.devices[instrumentRng.below(platform.devices.count)])
+        let hasAds = instrumentRng.chance(perMille: 400)
+        var instrument = Instrument(
+            nameField: nameField, staticAttributes: attributes, hasAds: hasAds,
+            rng: instrumentRng, firstEvent: time)
+        guard instrument.refill(catalog: catalog), let next = instrument.nextTime else { return }
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            instruments[Int(free)] = instrument
+        } else {
+            slot = Int32(instruments.count)
+            instruments.append(instrument)
+        }
+        heap.push(time: next, slot: slot)
+    }
+
+    /// A bijective 32-bit mix (lowbias32), so instrument ids never collide.
+    static func mix32(_ input: UInt32) -> UInt32 {
+        var x = input
+        x ^= x >> 16
+        x &*= 0x7FEB_352D
+        x ^= x >> 15
+        x &*= 0x846C_A68B
+        x ^= x >> 16
+        return x
+    }
+
+    static func hex8(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    // MARK: - Encoding
+
+    private func encode(_ event: GeneratedEvent, slot: Int, into buffer: inout [UInt8]) {
+        append("{\"ts\":", to: &buffer)
+        Self.appendInt(event.timestamp, to: &buffer)
+        buffer.append(UInt8(ascii: ","))
+        buffer.append(contentsOf: instruments[slot].nameField)
+        append(event.kind.isAd ? ",\"tracker\":1,\"action\":" : ",\"tracker\":0,\"action\":", to: &buffer)
+        buffer.append(contentsOf: actionJSON[Int(event.kind.rawValue)])
+        if event.kind.isAd {
+            append(",\"attrs\":{\"isAdsTracker\":true,\"adRoll\":", to: &buffer)
+            append(event.adRoll == 0 ? "\"pre\"" : event.adRoll == 1 ? "\"mid\"" : "\"post\"", to: &buffer)
+            if event.index >= 0 {
+                let ad = catalog.ads[Int(event.index)]
+                append(",\"adPosition\":", to: &buffer)
+                Self.appendInt(event.position, to: &buffer)
+                append(",\"adDuration\":", to: &buffer)
+                Self.appendInt(ad.duration, to: &buffer)
+                append(",\"adId\":", to: &buffer)
+                buffer.append(contentsOf: ad.id)
+                append(",\"adTitle\":", to: &buffer)
+                buffer.append(contentsOf: ad.title)
+                append(",\"adCreativeId\":", to: &buffer)
+                buffer.append(contentsOf: ad.creativeId)
+                append(",\"adSystem\":", to: &buffer)
+                buffer.append(contentsOf: ad.system)
+                append(",\"adAdvertiserName\":", to: &buffer)
+                buffer.append(contentsOf: ad.advertiser)
+                append(",\"adBitrate\":", to: &buffer)
+                Self.appendInt(ad.bitrate, to: &buffer)
+            }
+        } else {
+            append(",\"attrs\":{\"isAdsTracker\":false", to: &buffer)
+            if event.loaded {
+                let content = catalog.contents[instruments[slot].content]
+                append(",\"position\":", to: &buffer)
+                Self.appendInt(event.position, to: &buffer)
+                if content.duration > 0 {
+                    append(",\"duration\":", to: &buffer)
+                    Self.appendInt(content.duration, to: &buffer)
+                }
+                let rendition = Instrument.renditions[Int(event.rendition)]
+                append(",\"bitrate\":", to: &buffer)
+                Self.appendInt(rendition.0, to: &buffer)
+                append(",\"resolutionWidth\":", to: &buffer)
+                Self.appendInt(rendition.1, to: &buffer)
+                append(",\"resolutionHeight\":", to: &buffer)
+                Self.appendInt(rendition.2, to: &buffer)
+                switch event.kind {
+                case .streamLoad, .start, .qualityChangeUp, .qualityChangeDown:
+                    append(",\"fps\":", to: &buffer)
+                    append(Self.fpsValues[instruments[slot].content % Self.fpsValues.count], to: &buffer)
+                default:
+                    break
+                }
+                if event.kind == .streamLoad || event.kind == .start {
+                    append(",\"source\":", to: &buffer)
+                    buffer.append(contentsOf: content.source)
+                    append(",\"title\":", to: &buffer)
+                    buffer.append(contentsOf: content.title)
+                }
+            }
+            if event.kind == .error && event.index >= 0 {
+                append(",\"errorDescription\":", to: &buffer)
+                // Indexes from 1000 on are start errors (see `Instrument`).
+                let index = Int(event.index)
+                let text =
+                    index >= 1000
+                    ? catalog.startErrors[(index - 1000) % catalog.startErrors.count]
+                    : catalog.errors[index % catalog.errors.count]
+                buffer.append(contentsOf: text)
+            }
+        }
+        buffer.append(contentsOf: instruments[slot].staticAttributes)
+        append("}}\n", to: &buffer)
+    }
+
+    @inline(__always)
+    private func append(_ text: StaticString, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    static func appendInt(_ value: Int64, to buffer: inout [UInt8]) {
+        if value < 0 { buffer.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            var index = count - 1
+            while index >= 0 {
+                buffer.append(raw[index])
+                index -= 1
+            }
+        }
+    }
+}
