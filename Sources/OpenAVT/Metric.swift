@@ -35,9 +35,13 @@ public struct Metric: Hashable, Sendable {
 // The metrics `MetricalcCore` emits.
 extension Metric {
     /// Milliseconds from the request (or load) to the start of playback.
-    public static func startTime(_ value: Int64) -> Metric { Metric(name: "StartTime", kind: .gauge, value: .int(value)) }
+    public static func startTime(_ value: Int64) -> Metric {
+        Metric(name: "StartTime", kind: .gauge, value: .int(value))
+    }
     /// One playback started.
-    public static func numPlays(_ value: Int64) -> Metric { Metric(name: "NumPlays", kind: .counter, value: .int(value)) }
+    public static func numPlays(_ value: Int64) -> Metric {
+        Metric(name: "NumPlays", kind: .counter, value: .int(value))
+    }
     /// Milliseconds of one rebuffering.
     public static func rebufferTime(_ value: Int64) -> Metric {
         Metric(name: "RebufferTime", kind: .gauge, value: .int(value))
@@ -53,7 +57,9 @@ extension Metric {
         Metric(name: "NumRequests", kind: .counter, value: .int(value))
     }
     /// One stream load.
-    public static func numLoads(_ value: Int64) -> Metric { Metric(name: "NumLoads", kind: .counter, value: .int(value)) }
+    public static func numLoads(_ value: Int64) -> Metric {
+        Metric(name: "NumLoads", kind: .counter, value: .int(value))
+    }
     /// One playback ended (`End`, `Stop` or `Next`).
     public static func numEnds(_ value: Int64) -> Metric { Metric(name: "NumEnds", kind: .counter, value: .int(value)) }
 }

@@ -34,12 +34,14 @@ struct InstrumentReplay {
             let playbackID = event[.playbackId]?.string
             for metric in metrics {
                 points.append(
-                    MetricPoint(instrument: instrument.id, tracker: record.tracker, playbackID: playbackID, metric: metric))
+                    MetricPoint(
+                        instrument: instrument.id, tracker: record.tracker, playbackID: playbackID, metric: metric))
             }
             if options.includeTrace {
                 trace.append(
                     TraceEntry(
-                        instrument: instrument.id, tracker: record.tracker, event: event, metrics: metrics, rejection: nil))
+                        instrument: instrument.id, tracker: record.tracker, event: event, metrics: metrics,
+                        rejection: nil))
             }
         case .rejected(let event, let reason):
             if options.includeTrace && options.includeRejected {

@@ -12,7 +12,9 @@ public struct InstrumentHarness {
 
     /// Creates an instrument with `hub`, optionally a ``MetricalcCore``, a content tracker (id 0)
     /// and, with `withAdsTracker`, an ads tracker (id 1), then calls `ready()`.
-    public init(hub: any Hub, withMetricalc: Bool = false, withAdsTracker: Bool = false, startingAt start: Timestamp = 1_000_000) {
+    public init(
+        hub: any Hub, withMetricalc: Bool = false, withAdsTracker: Bool = false, startingAt start: Timestamp = 1_000_000
+    ) {
         backend = RecordingBackend()
         instrument = Instrument(
             id: "test", hub: hub, metricalc: withMetricalc ? MetricalcCore() : nil, backend: backend)

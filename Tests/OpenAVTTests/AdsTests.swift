@@ -23,7 +23,8 @@ struct AdsTests {
         harness.emit(action, from: harness.ads)
         change(&content)
         change(&ads)
-        #expect(harness.state(of: harness.content) == content, "content after \(action)", sourceLocation: sourceLocation)
+        #expect(
+            harness.state(of: harness.content) == content, "content after \(action)", sourceLocation: sourceLocation)
         #expect(harness.state(of: harness.ads) == ads, "ads after \(action)", sourceLocation: sourceLocation)
     }
 
@@ -147,7 +148,9 @@ struct AdsTests {
             for (index, step) in script.enumerated() {
                 harness.emit(step.0, from: harness.ads)
                 let event = harness.backend.takeLastEvent()
-                #expect((event?.action == step.0) == step.accepted, "step \(index): \(step.0)", sourceLocation: sourceLocation)
+                #expect(
+                    (event?.action == step.0) == step.accepted, "step \(index): \(step.0)",
+                    sourceLocation: sourceLocation)
             }
         }
         run(preRoll)

@@ -104,7 +104,10 @@ struct CoreTests {
 
     @Test func rejectedEventsSayWhy() {
         let harness = InstrumentHarness(hub: HubCore())
-        #expect(harness.emit(.stop) == .rejected(Event(action: .stop, timestamp: harness.now, attributes: stubAttributes), reason: "not started"))
+        #expect(
+            harness.emit(.stop)
+                == .rejected(
+                    Event(action: .stop, timestamp: harness.now, attributes: stubAttributes), reason: "not started"))
         harness.emit(.mediaRequest)
         guard case .rejected(_, let reason) = harness.emit(.mediaRequest) else {
             Issue.record("second MediaRequest accepted")

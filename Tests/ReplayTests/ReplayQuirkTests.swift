@@ -6,10 +6,11 @@ import Testing
 /// The OpenAVT quirks the event-log contract says replay keeps, each pinned through the replay engine.
 struct ReplayQuirkTests {
     @Test func aSecondPlaybackOnATrackerHasItsRequestAndLoadRejected() {
-        let result = replay([
-            avt(1_000, "MediaRequest"), avt(1_100, "StreamLoad"), avt(1_500, "Start"), avt(5_000, "End"),
-            avt(6_000, "MediaRequest"), avt(6_100, "StreamLoad"), avt(6_400, "Start"), avt(9_000, "Stop"),
-        ], trace: true, rejected: true)
+        let result = replay(
+            [
+                avt(1_000, "MediaRequest"), avt(1_100, "StreamLoad"), avt(1_500, "Start"), avt(5_000, "End"),
+                avt(6_000, "MediaRequest"), avt(6_100, "StreamLoad"), avt(6_400, "Start"), avt(9_000, "Stop"),
+            ], trace: true, rejected: true)
         let rejected = result.trace.filter { $0.rejection != nil }.map(\.event.action.name)
         #expect(rejected == ["MediaRequest", "StreamLoad"])
         // StartTime of the second playback still counts from the first accepted MediaRequest.
@@ -19,12 +20,13 @@ struct ReplayQuirkTests {
     }
 
     @Test func theResetAfterEndHappensOnTheNextEventEvenWhenRejected() {
-        let result = replay([
-            avt(1_000, "StreamLoad"), avt(1_200, "Start"), avt(2_000, "End"),
-            avt(3_000, "PauseFinish"),  // rejected, but resets didStart
-            avt(4_000, "PauseBegin"),  // rejected: not started any more
-            avt(5_000, "Start"),
-        ], trace: true, rejected: true)
+        let result = replay(
+            [
+                avt(1_000, "StreamLoad"), avt(1_200, "Start"), avt(2_000, "End"),
+                avt(3_000, "PauseFinish"),  // rejected, but resets didStart
+                avt(4_000, "PauseBegin"),  // rejected: not started any more
+                avt(5_000, "Start"),
+            ], trace: true, rejected: true)
         let outcomes = result.trace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
         #expect(
             outcomes == [
@@ -33,22 +35,24 @@ struct ReplayQuirkTests {
     }
 
     @Test func onlyEndIsBlockedInsideAnAdBreak() {
-        let result = replay([
-            avt(1_000, "StreamLoad"), avt(1_200, "Start"),
-            avt(2_000, "AdBreakBegin", tracker: 1), avt(2_100, "End"), avt(2_200, "Stop"),
-        ], trace: true, rejected: true)
+        let result = replay(
+            [
+                avt(1_000, "StreamLoad"), avt(1_200, "Start"),
+                avt(2_000, "AdBreakBegin", tracker: 1), avt(2_100, "End"), avt(2_200, "Stop"),
+            ], trace: true, rejected: true)
         let outcomes = result.trace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
         #expect(outcomes.suffix(2) == ["End:End inside an ad break", "Stop:ok"])
     }
 
     @Test func adPausesUseThePauseFlagButAddNoPauseTime() {
-        let result = replay([
-            avt(1_000, "StreamLoad"), avt(1_200, "Start"),
-            avt(2_000, "AdBreakBegin", tracker: 1), avt(2_000, "AdBegin", tracker: 1),
-            avt(3_000, "AdPauseBegin", tracker: 1), avt(7_000, "AdPauseFinish", tracker: 1),
-            avt(8_000, "AdFinish", tracker: 1), avt(8_000, "AdBreakFinish", tracker: 1),
-            avt(9_000, "PauseBegin"), avt(9_500, "PauseFinish"), avt(10_000, "End"),
-        ], trace: true)
+        let result = replay(
+            [
+                avt(1_000, "StreamLoad"), avt(1_200, "Start"),
+                avt(2_000, "AdBreakBegin", tracker: 1), avt(2_000, "AdBegin", tracker: 1),
+                avt(3_000, "AdPauseBegin", tracker: 1), avt(7_000, "AdPauseFinish", tracker: 1),
+                avt(8_000, "AdFinish", tracker: 1), avt(8_000, "AdBreakFinish", tracker: 1),
+                avt(9_000, "PauseBegin"), avt(9_500, "PauseFinish"), avt(10_000, "End"),
+            ], trace: true)
         let end = result.trace.last?.event
         #expect(end?[.accumPauseTime] == 500)
         #expect(result.playbacks.first?.pauseTime == 500)
@@ -74,18 +78,20 @@ struct ReplayQuirkTests {
 
     @Test func aFinishWithoutItsTimeSinceAddsNothing() {
         // The recorded attribute overrides the instrument's time-since value with a string.
-        let result = replay([
-            avt(1_000, "StreamLoad"), avt(1_200, "Start"), avt(2_000, "PauseBegin"),
-            avt(3_000, "PauseFinish", attributes: ["timeSincePauseBegin": "soon"]), avt(4_000, "End"),
-        ], trace: true)
+        let result = replay(
+            [
+                avt(1_000, "StreamLoad"), avt(1_200, "Start"), avt(2_000, "PauseBegin"),
+                avt(3_000, "PauseFinish", attributes: ["timeSincePauseBegin": "soon"]), avt(4_000, "End"),
+            ], trace: true)
         #expect(result.trace.last?.event[.accumPauseTime] == 0)
     }
 
     @Test func deltaPlayTimeCountsFromTheLastEventOfAnyTracker() {
-        let result = replay([
-            avt(1_000, "StreamLoad"), avt(1_200, "Start"),
-            avt(2_000, "Ping", tracker: 1), avt(3_000, "Ping"),
-        ], trace: true)
+        let result = replay(
+            [
+                avt(1_000, "StreamLoad"), avt(1_200, "Start"),
+                avt(2_000, "Ping", tracker: 1), avt(3_000, "Ping"),
+            ], trace: true)
         // The ads tracker never started, so its Ping has no deltaPlayTime, yet it restarts the
         // count: the content's next Ping gets 1000, and the 800 ms before the ad Ping are lost.
         #expect(result.trace.map { $0.event[.deltaPlayTime] } == [nil, nil, nil, 1_000])
@@ -93,11 +99,12 @@ struct ReplayQuirkTests {
     }
 
     @Test func adEventsCarryTheContentPosition() {
-        let result = replay([
-            avt(1_000, "StreamLoad", attributes: ["isAdsTracker": false, "position": 0]),
-            avt(1_200, "Start", attributes: ["isAdsTracker": false, "position": 10]),
-            avt(2_000, "AdBreakBegin", tracker: 1, attributes: ["isAdsTracker": true, "adRoll": "mid"]),
-        ], trace: true)
+        let result = replay(
+            [
+                avt(1_000, "StreamLoad", attributes: ["isAdsTracker": false, "position": 0]),
+                avt(1_200, "Start", attributes: ["isAdsTracker": false, "position": 10]),
+                avt(2_000, "AdBreakBegin", tracker: 1, attributes: ["isAdsTracker": true, "adRoll": "mid"]),
+            ], trace: true)
         #expect(result.trace.last?.event[.position] == 10)
     }
 }
@@ -143,7 +150,9 @@ struct ReplayOrderTests {
 func avt(
     _ time: Int64, _ action: String, tracker: Int = 0, instrument: String = "i", attributes: Attributes = [:]
 ) -> AVTRecord {
-    AVTRecord(timestamp: Timestamp(milliseconds: time), instrument: instrument, tracker: tracker, action: action, attributes: attributes)
+    AVTRecord(
+        timestamp: Timestamp(milliseconds: time), instrument: instrument, tracker: tracker, action: action,
+        attributes: attributes)
 }
 
 func replay(_ records: [AVTRecord], hub: HubKind = .ads, trace: Bool = false, rejected: Bool = false) -> ReplayResult {

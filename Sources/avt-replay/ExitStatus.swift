@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The exit codes of `avt-replay`, as the README documents them.
+enum ExitStatus: Int32 {
+    /// Every input line was read and replayed (or is a record type not replayed yet).
+    case success = 0
+    /// Some input was skipped: rejected lines, or files that could not be read whole.
+    case inputSkipped = 1
+    /// The command line was wrong.
+    case usage = 2
+    /// The reports could not be written.
+    case outputFailed = 3
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// The command's contract with cron jobs and scripts: exit codes, messages, rejects.jsonl.
+struct CommandLineTests {
+    @Test func aBadLineIsRejectedAndTheGoodOnesAroundItReplay() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("bad.jsonl")
+        try Data(
+            """
+            {"ts":1000,"instrument":"i","tracker":0,"action":"StreamLoad","attrs":{"title":"T"}}
+            {"ts":1500,"instrument":"i","tracker":0,"action":"Start"
+            {"ts":2000,"instrument":"i","tracker":0,"action":"Start"}
+            {"ts":3000,"instrument":"i","tracker":"zero","action":"End"}
+            {"ts":4000,"instrument":"i","tracker":0,"action":"End"}
+
+            """.utf8
+        ).write(to: log)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["--out", out.path, log.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("bad.jsonl:2: "))
+        #expect(result.standardError.contains("bad.jsonl:4: \"tracker\" must be an integer"))
+        #expect(result.standardError.contains("5 records: 3 replayed, 2 rejected"))
+        let rejects = try String(contentsOf: out.appendingPathComponent("rejects.jsonl"), encoding: .utf8)
+        let lines = rejects.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(
+            lines.last?.hasPrefix(
+                #"{"file":"\#(log.path)","line":4,"reason":"\"tracker\" must be an integer","excerpt":"{\"ts\":3000"#)
+                == true)
+        let playbacks = try String(contentsOf: out.appendingPathComponent("playbacks.csv"), encoding: .utf8)
+        #expect(playbacks.contains("i,0,i:p1,i:s1,1000,4000,T,,1000,2000,"))
+    }
+
+    @Test func standardInputIsRead() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = #"{"ts":"1970-01-01T00:00:01Z","instrument":"i","tracker":0,"action":"StreamLoad"}"# + "\n"
+        let result = try CommandRunner.run(["--out", folder.path, "--quiet", "-"], standardInput: Data(input.utf8))
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        let influx = try String(contentsOf: folder.appendingPathComponent("metrics.influx"), encoding: .utf8)
+        #expect(influx == "avt_openavt,instrument=i,tracker=0 NumLoads=1i,playback_id=\"i:p1\" 1000000000\n")
+    }
+
+    @Test func aMissingFileIsReportedAndTheOthersStillReplay() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["--out", folder.path, "/nonexistent/a.jsonl.gz"] + CommandRunner.samples)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("/nonexistent/a.jsonl.gz: "))
+        let playbacks = try String(contentsOf: folder.appendingPathComponent("playbacks.csv"), encoding: .utf8)
+        #expect(playbacks.split(separator: "\n").count == 8)
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        #expect(try CommandRunner.run([]).status == 2)
+        #expect(try CommandRunner.run(["--hub", "fancy", "x.jsonl"]).status == 2)
+        #expect(try CommandRunner.run(["-", "-"]).status == 2)
+    }
+
+    @Test func anUnwritableOutputFolderExitsWithThree() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let blocker = folder.appendingPathComponent("file")
+        try Data().write(to: blocker)
+        let result = try CommandRunner.run(
+            ["--out", blocker.appendingPathComponent("out").path] + CommandRunner.samples)
+        #expect(result.status == 3)
+        #expect(result.standardError.contains("cannot"))
+    }
+
+    @Test func helpShowsExamples() throws {
+        let result = try CommandRunner.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("avt-replay logs/*.jsonl.gz"))
+        #expect(result.standardOutput.contains("Exit status: 0"))
+    }
+}

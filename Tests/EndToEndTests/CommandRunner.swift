@@ -1,0 +1,61 @@
+import Foundation
+
+/// Runs the built `avt-replay` binary, as a user would.
+struct CommandRunner {
+    struct Output {
+        var status: Int32
+        var standardOutput: String
+        var standardError: String
+    }
+
+    /// The package's root folder.
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The binary beside the test bundle in the build folder.
+    static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().appendingPathComponent("avt-replay")
+
+    /// The README's main command's arguments, without the input files.
+    static let mainArguments = ["--trace", "--trace-rejected"]
+
+    /// The bundled sample logs, by name.
+    static var samples: [String] {
+        let folder = packageRoot.appendingPathComponent("samples")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map { folder.appendingPathComponent($0).path }
+    }
+
+    static func run(_ arguments: [String], standardInput: Data? = nil) throws -> Output {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let standardInput { input.fileHandleForWriting.write(standardInput) }
+        try input.fileHandleForWriting.close()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Output(
+            status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+            standardError: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A new empty folder under the system's temporary folder.
+    static func makeTemporaryFolder() throws -> URL {
+        let template = FileManager.default.temporaryDirectory.appendingPathComponent("avt-replay-test-XXXXXX").path
+        var bytes = Array(template.utf8CString)
+        guard let path = bytes.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } })
+        else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        return URL(fileURLWithPath: String(cString: path))
+    }
+}

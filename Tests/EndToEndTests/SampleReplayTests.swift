@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The golden test: replaying `samples/` gives exactly the committed `reports/`.
+///
+/// To re-record after an intended change, run the README's main command (or this test with
+/// `RECORD_GOLDEN=1`, which copies its output over `reports/` and fails), then review
+/// `git diff reports/`.
+struct SampleReplayTests {
+    static let reportFiles = ["playbacks.csv", "metrics.influx", "metrics.graphite", "events.jsonl", "rejects.jsonl"]
+
+    @Test func samplesReproduceTheCommittedReports() throws {
+        let out = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let result = try CommandRunner.run(CommandRunner.mainArguments + ["--out", out.path] + CommandRunner.samples)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(CommandRunner.samples.count == 2)
+        let golden = CommandRunner.packageRoot.appendingPathComponent("reports")
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != nil {
+            try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
+            for name in Self.reportFiles {
+                let target = golden.appendingPathComponent(name)
+                try? FileManager.default.removeItem(at: target)
+                try FileManager.default.copyItem(at: out.appendingPathComponent(name), to: target)
+            }
+            Issue.record(
+                "RECORD_GOLDEN is set: reports/ was rewritten; review it with git diff and run again without it")
+            return
+        }
+        for name in Self.reportFiles {
+            let produced = try Data(contentsOf: out.appendingPathComponent(name))
+            let expected = try Data(contentsOf: golden.appendingPathComponent(name))
+            #expect(
+                produced == expected, "\(name) differs from reports/\(name): \(firstDifference(produced, expected))")
+        }
+    }
+
+    @Test func theOrderOfFilesOnTheCommandLineChangesNothing() throws {
+        let forward = try CommandRunner.makeTemporaryFolder()
+        let backward = try CommandRunner.makeTemporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: forward)
+            try? FileManager.default.removeItem(at: backward)
+        }
+        let samples = CommandRunner.samples
+        _ = try CommandRunner.run(CommandRunner.mainArguments + ["--out", forward.path] + samples)
+        _ = try CommandRunner.run(CommandRunner.mainArguments + ["--out", backward.path] + samples.reversed())
+        for name in Self.reportFiles {
+            let first = try Data(contentsOf: forward.appendingPathComponent(name))
+            let second = try Data(contentsOf: backward.appendingPathComponent(name))
+            #expect(first == second, "\(name)")
+            #expect(name == "rejects.jsonl" || !first.isEmpty, "\(name) is empty")
+        }
+    }
+
+    private func firstDifference(_ produced: Data, _ expected: Data) -> String {
+        let producedLines = String(decoding: produced, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let expectedLines = String(decoding: expected, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        for (index, pair) in zip(producedLines, expectedLines).enumerated() where pair.0 != pair.1 {
+            return "line \(index + 1): got \(pair.0), expected \(pair.1)"
+        }
+        return "\(producedLines.count) lines, expected \(expectedLines.count)"
+    }
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages avt-replay builds and tests with, when they are missing.
+# Safe to run again: it does nothing when everything is there.
+set -euo pipefail
+
+packages=(zlib1g-dev libsimdjson-dev)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    echo "install-deps: installing ${missing[*]}" >&2
+    sudo_cmd=()
+    [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+    "${sudo_cmd[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
