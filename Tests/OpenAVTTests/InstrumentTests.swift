@@ -1,0 +1,199 @@
+import EventModel
+import OpenAVT
+import ReplayTestSupport
+import Testing
+
+/// The instrument's behaviour that OpenAVT-iOS's own suite does not cover: custom actions and
+/// attributes, getters and their filters, hot-plugging, the lifecycle, and the chain's edges.
+struct InstrumentTests {
+    @Test func aCustomActionGetsItsTimeSinceAttribute() {
+        var harness = InstrumentHarness(hub: HubCore())
+        let custom = Action(name: "CustomAction")
+        let renamed = Action(name: "Renamed", timeAttribute: "myTimeSince")
+        harness.emit(custom)
+        harness.emit(renamed)
+        harness.advance(by: 250)
+        harness.emit(.ping)
+        let ping = harness.backend.takeLastEvent()
+        #expect(ping?["timeSinceCustomAction"] == 250)
+        #expect(ping?["myTimeSince"] == 250)
+        #expect(ping?["timeSinceRenamed"] == nil)
+    }
+
+    @Test func actionsAreEqualByName() {
+        #expect(Action(name: "Start", timeAttribute: "other") == .start)
+        #expect(Action(name: "X").timeAttribute == "timeSinceX")
+    }
+
+    @Test func gettersPutTheirValueOnEveryEventTheirFilterLets() {
+        let harness = InstrumentHarness(hub: HubCore())
+        var bitrate: Int64? = 800
+        harness.instrument.registerGetter("bitrate", for: harness.content) { bitrate.map { .int($0) } }
+        harness.instrument.registerGetter("onlyOnStart", for: harness.content, getter: { "yes" }) { event, _ in
+            event.action == .start
+        }
+        harness.emit(.streamLoad)
+        let load = harness.backend.takeLastEvent()
+        #expect(load?["bitrate"] == 800)
+        #expect(load?["onlyOnStart"] == nil)
+        bitrate = nil
+        harness.emit(.start)
+        let start = harness.backend.takeLastEvent()
+        #expect(start?["bitrate"] == nil)
+        #expect(start?["onlyOnStart"] == "yes")
+        // callGetter ignores the filter; useGetter applies it.
+        #expect(harness.instrument.callGetter("onlyOnStart", of: harness.content) == "yes")
+        var ping = Event(action: .ping, timestamp: harness.now)
+        harness.instrument.useGetter("onlyOnStart", of: harness.content, on: &ping)
+        #expect(ping["onlyOnStart"] == nil)
+        harness.instrument.unregisterGetter("onlyOnStart", for: harness.content)
+        #expect(harness.instrument.callGetter("onlyOnStart", of: harness.content) == nil)
+    }
+
+    @Test func removingATrackerEndsItsServiceAndForgetsItsGetters() {
+        let harness = InstrumentHarness(hub: HubCore())
+        let extra = LifecycleTracker()
+        let extraID = harness.instrument.addTracker(extra)
+        #expect(extraID == 1)
+        harness.instrument.registerGetter("x", for: extraID) { 1 }
+        #expect(harness.instrument.removeTracker(extraID))
+        #expect(extra.calls == ["endOfService"])
+        #expect(harness.instrument.callGetter("x", of: extraID) == nil)
+        #expect(harness.instrument.removeTracker(extraID) == false)
+        #expect(harness.instrument.emit(.ping, trackerID: extraID, at: harness.now) == .notProcessed)
+        // Ids are not reused.
+        #expect(harness.instrument.addTracker(StubTracker()) == 2)
+    }
+
+    @Test func replacingAComponentEndsTheOldOnesService() {
+        let instrument = Instrument(id: "i")
+        let first = LifecycleHub()
+        let second = LifecycleHub()
+        instrument.setHub(first)
+        instrument.setHub(second)
+        #expect(first.calls == ["endOfService"])
+        instrument.ready()
+        #expect(second.calls == ["ready i"])
+        instrument.shutdown()
+        #expect(second.calls == ["ready i", "endOfService"])
+    }
+
+    @Test func readyAndShutdownReachEveryComponentInOpenAVTsOrder() {
+        let log = CallLog()
+        let instrument = Instrument(
+            id: "i", hub: LifecycleHub(name: "hub", log: log), metricalc: LifecycleMetricalc(log: log),
+            backend: LifecycleBackend(log: log))
+        instrument.addTracker(LifecycleTracker(name: "t0", log: log))
+        instrument.addTracker(LifecycleTracker(name: "t1", log: log))
+        instrument.ready()
+        #expect(log.calls == ["backend ready", "metricalc ready", "hub ready", "t0 ready", "t1 ready"])
+        log.calls.removeAll()
+        instrument.shutdown()
+        #expect(log.calls == ["t0 end", "t1 end", "hub end", "metricalc end", "backend end"])
+    }
+
+    @Test func aTrackerCanDropAnEventBeforeTheHub() {
+        let instrument = Instrument(id: "i", hub: HubCore(), backend: RecordingBackend())
+        let tracker = LifecycleTracker(dropping: .ping)
+        instrument.addTracker(tracker)
+        instrument.ready()
+        guard case .droppedByTracker(let event) = instrument.emit(.ping, trackerID: 0, at: 5) else {
+            Issue.record("Ping was not dropped")
+            return
+        }
+        #expect(event["senderId"] == "i-0")
+    }
+
+    @Test func withoutABackendNothingIsProcessedAndNoClockRestarts() {
+        let instrument = Instrument(id: "i", hub: HubCore(), metricalc: MetricalcCore())
+        instrument.addTracker(StubTracker())
+        instrument.ready()
+        #expect(instrument.emit(.mediaRequest, trackerID: 0, at: 1_000) == .notProcessed)
+        instrument.setBackend(RecordingBackend())
+        guard case .accepted(let event, _) = instrument.emit(.streamLoad, trackerID: 0, at: 2_000) else {
+            Issue.record("StreamLoad was not accepted")
+            return
+        }
+        // The MediaRequest changed the hub's state but never reached a backend, so it has no time-since.
+        #expect(event[Action.mediaRequest.timeAttribute] == nil)
+        #expect(instrument.state(of: 0).didMediaRequest)
+    }
+
+    @Test func metricsAreStampedWithTheEventsTime() {
+        var harness = InstrumentHarness(hub: HubCore(), withMetricalc: true)
+        harness.emit(.mediaRequest)
+        harness.advance(by: 42)
+        guard case .accepted(_, let metrics) = harness.emit(.streamLoad) else {
+            Issue.record("StreamLoad was not accepted")
+            return
+        }
+        #expect(metrics.map(\.timestamp) == [harness.now])
+    }
+
+    @Test func derivedIDsCountPerKind() {
+        var generator = SequentialIDGenerator()
+        #expect(generator.makeID(.playback, instrument: "a") == "a:p1")
+        #expect(generator.makeID(.stream, instrument: "a") == "a:s1")
+        #expect(generator.makeID(.playback, instrument: "a") == "a:p2")
+        #expect(generator.playbacks == 2)
+        #expect(generator.streams == 1)
+    }
+}
+
+// MARK: - Components that log their lifecycle
+
+final class CallLog {
+    var calls: [String] = []
+}
+
+final class LifecycleTracker: Tracker {
+    var trackerID: TrackerID?
+    private let name: String
+    private let log: CallLog
+    private let dropped: Action?
+    var calls: [String] { log.calls }
+
+    init(name: String = "tracker", log: CallLog = CallLog(), dropping dropped: Action? = nil) {
+        self.name = name
+        self.log = log
+        self.dropped = dropped
+    }
+
+    func initEvent(_ event: Event) -> Event? { event.action == dropped ? nil : event }
+    func instrumentReady(_ instrument: Instrument) { log.calls.append("\(name) ready") }
+    func endOfService() { log.calls.append(name == "tracker" ? "endOfService" : "\(name) end") }
+}
+
+final class LifecycleHub: Hub {
+    private let name: String?
+    private let log: CallLog
+    var calls: [String] { log.calls }
+
+    init(name: String? = nil, log: CallLog = CallLog()) {
+        self.name = name
+        self.log = log
+    }
+
+    func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event? { event }
+    func instrumentReady(_ instrument: Instrument) {
+        log.calls.append(name.map { "\($0) ready" } ?? "ready \(instrument.id)")
+    }
+    func endOfService() { log.calls.append(name.map { "\($0) end" } ?? "endOfService") }
+}
+
+final class LifecycleMetricalc: Metricalc {
+    private let log: CallLog
+    init(log: CallLog) { self.log = log }
+    func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] { [] }
+    func instrumentReady(_ instrument: Instrument) { log.calls.append("metricalc ready") }
+    func endOfService() { log.calls.append("metricalc end") }
+}
+
+final class LifecycleBackend: Backend {
+    private let log: CallLog
+    init(log: CallLog) { self.log = log }
+    func send(_ event: Event) {}
+    func send(_ metric: Metric) {}
+    func instrumentReady(_ instrument: Instrument) { log.calls.append("backend ready") }
+    func endOfService() { log.calls.append("backend end") }
+}
