@@ -36,7 +36,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "avt-loggen", dependencies: ["EventModel"]),
+        .executableTarget(
+            name: "avt-loggen",
+            dependencies: [
+                "EventModel", "EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Replay"]),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
         .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),

@@ -1,3 +1,5 @@
+import EventModel
+
 /// A parser for RFC 3339 date-times (`2025-11-20T07:15:02.125Z`), to milliseconds since the epoch.
 ///
 /// Accepted: `YYYY-MM-DDTHH:MM:SS`, an optional fraction of one or more digits (truncated to
@@ -109,40 +111,16 @@ public enum RFC3339 {
         guard index == count else { return .failure(.syntax) }
 
         guard (1...12).contains(month) else { return .failure(.month(month)) }
-        guard day >= 1, day <= daysInMonth(month, year: year) else {
+        guard day >= 1, day <= CivilDate.daysInMonth(Int64(month), year: Int64(year)) else {
             return .failure(.day(day, month: month, year: year))
         }
         guard hour <= 23 else { return .failure(.hour(hour)) }
         guard minute <= 59 else { return .failure(.minute(minute)) }
         guard second <= 59 else { return .failure(second == 60 ? .leapSecond : .second(second)) }
 
-        let days = Int64(daysSinceEpoch(year: year, month: month, day: day))
+        let days = CivilDate.days(year: Int64(year), month: Int64(month), day: Int64(day))
         let seconds = days * 86_400 + Int64(hour * 3_600 + minute * 60 + second) - Int64(offsetMinutes * 60)
         return .success(seconds * 1_000 + Int64(millisecond))
-    }
-
-    /// Days from 1970-01-01 to the given proleptic Gregorian date (Howard Hinnant's
-    /// `days_from_civil`).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The number of days in a month of the Gregorian calendar.
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2:
-            let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-            return leap ? 29 : 28
-        case 4, 6, 9, 11:
-            return 30
-        default:
-            return 31
-        }
     }
 
     /// The value of a decimal digit.
