@@ -19,8 +19,10 @@ using simdjson::SUCCESS;
 
 struct csj_decoder {
     ondemand::parser parser;
-    /// Entries of the `attrs` field being decoded.
+    /// Entries of the object fields being decoded.
     std::vector<csj_attr> attrs;
+    std::vector<csj_attr> action_attrs;
+    std::vector<csj_attr> meta;
     /// Padded copy of inputs that do not come with SIMDJSON_PADDING readable bytes.
     std::vector<uint8_t> scratch;
 };
@@ -28,27 +30,45 @@ struct csj_decoder {
 namespace {
 
 /// Which of the known top-level fields a key names.
-enum class field_name { ts, type, instrument, tracker, action, attrs, other };
+enum class field_name {
+    ts, type, instrument, tracker, action, app, name, trigger, event, player, progress, error,
+    attrs, action_attrs, meta, other
+};
 
 field_name classify(std::string_view key) noexcept {
     switch (key.size()) {
     case 2:
         if (key == "ts") { return field_name::ts; }
         break;
+    case 3:
+        if (key == "app") { return field_name::app; }
+        break;
     case 4:
         if (key == "type") { return field_name::type; }
+        if (key == "name") { return field_name::name; }
+        if (key == "meta") { return field_name::meta; }
         break;
     case 5:
         if (key == "attrs") { return field_name::attrs; }
+        if (key == "event") { return field_name::event; }
+        if (key == "error") { return field_name::error; }
         break;
     case 6:
         if (key == "action") { return field_name::action; }
+        if (key == "player") { return field_name::player; }
         break;
     case 7:
         if (key == "tracker") { return field_name::tracker; }
+        if (key == "trigger") { return field_name::trigger; }
+        break;
+    case 8:
+        if (key == "progress") { return field_name::progress; }
         break;
     case 10:
         if (key == "instrument") { return field_name::instrument; }
+        break;
+    case 11:
+        if (key == "actionAttrs") { return field_name::action_attrs; }
         break;
     default:
         break;
@@ -170,20 +190,21 @@ error_code skip_value(ondemand::value value) {
     return read_value(value, ignored);
 }
 
-/// Reads the `attrs` field: its entries when it is an object, its kind otherwise.
-/// A later `attrs` replaces an earlier one.
-error_code read_attrs(csj_decoder &decoder, ondemand::value value, csj_record &record) {
-    decoder.attrs.clear();
+/// Reads an object field: its entries into `entries` when it is an object, its kind
+/// otherwise. A later occurrence of the field replaces an earlier one.
+error_code read_object(std::vector<csj_attr> &entries, ondemand::value value, csj_object &out) {
+    entries.clear();
+    out = csj_object{};
     ondemand::json_type type;
     error_code error = value.type().get(type);
     if (error != SUCCESS) { return error; }
     if (type != ondemand::json_type::object) {
         csj_value scalar;
         error = read_value(value, scalar);
-        record.attrs_kind = scalar.kind;
+        out.kind = scalar.kind;
         return error;
     }
-    record.attrs_kind = CSJ_OBJECT;
+    out.kind = CSJ_OBJECT;
     ondemand::object object;
     error = value.get_object().get(object);
     if (error != SUCCESS) { return error; }
@@ -199,7 +220,7 @@ error_code read_attrs(csj_decoder &decoder, ondemand::value value, csj_record &r
         attr.key_length = key.size();
         error = read_value(field.value(), attr.value);
         if (error != SUCCESS) { return error; }
-        decoder.attrs.push_back(attr);
+        entries.push_back(attr);
     }
     return SUCCESS;
 }
@@ -259,6 +280,8 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
                   csj_record &record, const char **message) {
     record = csj_record{};
     decoder.attrs.clear();
+    decoder.action_attrs.clear();
+    decoder.meta.clear();
     if (capacity < length || capacity - length < simdjson::SIMDJSON_PADDING) {
         decoder.scratch.resize(length + simdjson::SIMDJSON_PADDING);
         if (length > 0) { std::memcpy(decoder.scratch.data(), bytes, length); }
@@ -298,14 +321,29 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
         case field_name::instrument: error = read_value(field.value(), record.instrument); break;
         case field_name::tracker: error = read_value(field.value(), record.tracker); break;
         case field_name::action: error = read_value(field.value(), record.action); break;
-        case field_name::attrs: error = read_attrs(decoder, field.value(), record); break;
+        case field_name::app: error = read_value(field.value(), record.app); break;
+        case field_name::name: error = read_value(field.value(), record.name); break;
+        case field_name::trigger: error = read_value(field.value(), record.trigger); break;
+        case field_name::event: error = read_value(field.value(), record.event); break;
+        case field_name::player: error = read_value(field.value(), record.player); break;
+        case field_name::progress: error = read_value(field.value(), record.progress); break;
+        case field_name::error: error = read_value(field.value(), record.error); break;
+        case field_name::attrs: error = read_object(decoder.attrs, field.value(), record.attrs); break;
+        case field_name::action_attrs:
+            error = read_object(decoder.action_attrs, field.value(), record.action_attrs);
+            break;
+        case field_name::meta: error = read_object(decoder.meta, field.value(), record.meta); break;
         case field_name::other: error = skip_value(field.value()); break;
         }
         if (error != SUCCESS) { return fail(error, message); }
     }
     if (has_trailing_content(document)) { return fail(simdjson::TRAILING_CONTENT, message); }
-    record.attrs = decoder.attrs.data();
-    record.attr_count = decoder.attrs.size();
+    record.attrs.entries = decoder.attrs.data();
+    record.attrs.count = decoder.attrs.size();
+    record.action_attrs.entries = decoder.action_attrs.data();
+    record.action_attrs.count = decoder.action_attrs.size();
+    record.meta.entries = decoder.meta.data();
+    record.meta.count = decoder.meta.size();
     return CSJ_OK;
 }
 

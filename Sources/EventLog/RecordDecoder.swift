@@ -8,8 +8,14 @@ import EventModel
 /// - the line must be one JSON object, well-formed throughout, with nothing after it;
 /// - `ts` is required: an integer (milliseconds since the epoch) or an RFC 3339 string
 ///   (see ``RFC3339``), within ``timestampRange``;
-/// - `type` is optional: `avt` (the default), `vp`, `app` or `marconi`. For `vp`, `app`
-///   and `marconi` only `ts` is checked, and the result is `.unsupported(type, ts)`;
+/// - `type` is optional: `avt` (the default), `vp`, `app` or `marconi`;
+/// - `vp` needs non-empty strings `app` and `name`, an `action` (`open`, `start`, `pause`,
+///   `complete` or `cancel`), and optionally a string `trigger` and objects `attrs` and
+///   `actionAttrs`; `app` needs a non-empty string `app` and an `event` (`willResignActive`
+///   or `didBecomeActive`); `marconi` needs a non-empty string `player` and an `event`
+///   (`bufferingStarted`, `bufferingEnded`, `startPlaying`, `newMeta`, `progress`,
+///   `trackChanged` or `error`), and optionally an object `meta`, a number `progress` and
+///   a string `error`. Objects hold strings, numbers and booleans, as `attrs` does;
 /// - `avt` needs a non-empty string `instrument`, an integer `tracker` from 0 to
 ///   1023, a non-empty string `action`, and optionally an object `attrs` whose
 ///   values are strings, numbers or booleans. Integers without fraction or exponent that
@@ -104,39 +110,62 @@ public final class RecordDecoder {
         default:
             return .rejected(reason: "\"type\" must be a string")
         }
-        guard type == .avt else {
-            return .record(.unsupported(type, timestamp))
+        let decoded: Result<Record, Rejection>
+        switch type {
+        case .avt: decoded = RecordDecoder.avt(raw, at: timestamp)
+        case .vp: decoded = RecordDecoder.vp(raw, at: timestamp)
+        case .app: decoded = RecordDecoder.app(raw, at: timestamp)
+        case .marconi: decoded = RecordDecoder.marconi(raw, at: timestamp)
         }
+        switch decoded {
+        case .success(let record): return .record(record)
+        case .failure(let rejection): return .rejected(reason: rejection.reason)
+        }
+    }
 
-        let instrument: String
-        switch RecordDecoder.nonEmptyString(raw.instrument, field: "instrument") {
-        case .success(let value): instrument = value
-        case .failure(let rejection): return .rejected(reason: rejection.reason)
-        }
-        let tracker: Int
-        switch RecordDecoder.tracker(raw.tracker) {
-        case .success(let value): tracker = value
-        case .failure(let rejection): return .rejected(reason: rejection.reason)
-        }
-        let action: String
-        switch RecordDecoder.nonEmptyString(raw.action, field: "action") {
-        case .success(let value): action = value
-        case .failure(let rejection): return .rejected(reason: rejection.reason)
-        }
-        let attributes: Attributes
-        switch RecordDecoder.attributes(raw) {
-        case .success(let value): attributes = value
-        case .failure(let rejection): return .rejected(reason: rejection.reason)
-        }
-        return .record(
-            .avt(
-                AVTRecord(
-                    timestamp: timestamp,
-                    instrument: instrument,
-                    tracker: tracker,
-                    action: action,
-                    attributes: attributes
-                )))
+    private static func avt(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+        Result { () throws(Rejection) -> AVTRecord in
+            AVTRecord(
+                timestamp: timestamp,
+                instrument: try nonEmptyString(raw.instrument, field: "instrument").get(),
+                tracker: try tracker(raw.tracker).get(),
+                action: try nonEmptyString(raw.action, field: "action").get(),
+                attributes: try object(raw.attrs, field: "attrs").get() ?? [:])
+        }.map(Record.avt)
+    }
+
+    private static func vp(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+        Result { () throws(Rejection) -> VPRecord in
+            VPRecord(
+                timestamp: timestamp,
+                app: try nonEmptyString(raw.app, field: "app").get(),
+                name: try nonEmptyString(raw.name, field: "name").get(),
+                attributes: try object(raw.attrs, field: "attrs").get() ?? [:],
+                action: try oneOf(VPAction.self, raw.action, field: "action").get(),
+                trigger: try optionalString(raw.trigger, field: "trigger").get() ?? VPRecord.defaultTrigger,
+                actionAttributes: try object(raw.action_attrs, field: "actionAttrs").get() ?? [:])
+        }.map(Record.vp)
+    }
+
+    private static func app(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+        Result { () throws(Rejection) -> AppRecord in
+            AppRecord(
+                timestamp: timestamp,
+                app: try nonEmptyString(raw.app, field: "app").get(),
+                event: try oneOf(AppLifecycleEvent.self, raw.event, field: "event").get())
+        }.map(Record.app)
+    }
+
+    private static func marconi(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+        Result { () throws(Rejection) -> MarconiRecord in
+            MarconiRecord(
+                timestamp: timestamp,
+                player: try nonEmptyString(raw.player, field: "player").get(),
+                event: try oneOf(MarconiEventKind.self, raw.event, field: "event").get(),
+                meta: try object(raw.meta, field: "meta").get(),
+                progress: try optionalNumber(raw.progress, field: "progress").get(),
+                error: try optionalString(raw.error, field: "error").get())
+        }.map(Record.marconi)
     }
 
     private static func timestamp(_ value: csj_value) -> Result<Timestamp, Rejection> {
@@ -195,21 +224,53 @@ public final class RecordDecoder {
         }
     }
 
-    private static func attributes(_ raw: csj_record) -> Result<Attributes, Rejection> {
-        switch raw.attrs_kind {
+    /// A string field that may be absent (or `null`).
+    private static func optionalString(_ value: csj_value, field: String) -> Result<String?, Rejection> {
+        switch value.kind {
+        case .CSJ_ABSENT, .CSJ_NULL: return .success(nil)
+        case .CSJ_STRING: return .success(string(value))
+        default: return .failure(Rejection("\"\(field)\" must be a string"))
+        }
+    }
+
+    /// A number field that may be absent (or `null`).
+    private static func optionalNumber(_ value: csj_value, field: String) -> Result<Double?, Rejection> {
+        switch value.kind {
+        case .CSJ_ABSENT, .CSJ_NULL: return .success(nil)
+        case .CSJ_INT: return .success(Double(value.integer))
+        case .CSJ_BIG_INT, .CSJ_DOUBLE: return .success(value.number)
+        default: return .failure(Rejection("\"\(field)\" must be a number"))
+        }
+    }
+
+    /// A required string field whose value names a case of `T`.
+    private static func oneOf<T: RawRepresentable & CaseIterable>(
+        _ type: T.Type, _ value: csj_value, field: String
+    ) -> Result<T, Rejection> where T.RawValue == String {
+        nonEmptyString(value, field: field).flatMap { name in
+            if let known = T(rawValue: name) { return .success(known) }
+            let names = T.allCases.map(\.rawValue)
+            let list = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+            return .failure(Rejection("\"\(field)\" must be \(list), not \(quoted(name))"))
+        }
+    }
+
+    /// An object field whose values are strings, numbers or booleans; `nil` when absent (or `null`).
+    private static func object(_ raw: csj_object, field: String) -> Result<Attributes?, Rejection> {
+        switch raw.kind {
         case .CSJ_ABSENT, .CSJ_NULL:
-            return .success([:])
+            return .success(nil)
         case .CSJ_OBJECT:
             break
         default:
-            return .failure(Rejection("\"attrs\" must be an object"))
+            return .failure(Rejection("\"\(field)\" must be an object"))
         }
-        guard let entries = raw.attrs, raw.attr_count > 0 else { return .success([:]) }
-        var attributes = Attributes(minimumCapacity: raw.attr_count)
+        guard let entries = raw.entries, raw.count > 0 else { return .success([:]) }
+        var attributes = Attributes(minimumCapacity: raw.count)
         // Keys whose latest value is an object or an array, with its position; a later
         // valid value of the same key clears it (last wins).
         var invalid: [AttributeKey: Int] = [:]
-        for index in 0..<raw.attr_count {
+        for index in 0..<raw.count {
             let entry = entries[index]
             let key = AttributeKey(
                 String(decoding: UnsafeRawBufferPointer(start: entry.key, count: entry.key_length), as: UTF8.self))
@@ -232,7 +293,8 @@ public final class RecordDecoder {
             if !invalid.isEmpty { invalid[key] = nil }
         }
         if let first = invalid.min(by: { $0.value < $1.value }) {
-            return .failure(Rejection("\(quoted("attrs." + first.key.rawValue)) must be a string, number or boolean"))
+            return .failure(
+                Rejection("\(quoted(field + "." + first.key.rawValue)) must be a string, number or boolean"))
         }
         return .success(attributes)
     }

@@ -57,14 +57,20 @@ public struct AVTRecord: Hashable, Sendable {
 public enum Record: Hashable, Sendable {
     /// An OpenAVT tracker emit.
     case avt(AVTRecord)
-    /// A valid record of a type this build does not replay yet; it is counted, not rejected.
-    case unsupported(RecordType, Timestamp)
+    /// A value-proposition action (Tentacles).
+    case vp(VPRecord)
+    /// An app lifecycle event (Tentacles).
+    case app(AppRecord)
+    /// A Marconi player event.
+    case marconi(MarconiRecord)
 
     /// When the record happened.
     public var timestamp: Timestamp {
         switch self {
         case .avt(let record): return record.timestamp
-        case .unsupported(_, let timestamp): return timestamp
+        case .vp(let record): return record.timestamp
+        case .app(let record): return record.timestamp
+        case .marconi(let record): return record.timestamp
         }
     }
 }

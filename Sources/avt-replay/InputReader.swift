@@ -19,8 +19,12 @@ enum InputReader {
                     case .record(.avt(let record), let line):
                         report.replayed += 1
                         replayer.add(record, at: SourcePosition(fileRank: rank, line: line))
-                    case .record(.unsupported(let type, _), _):
-                        report.unsupported[type, default: 0] += 1
+                    case .record(.vp, _):
+                        report.unsupported[.vp, default: 0] += 1
+                    case .record(.app, _):
+                        report.unsupported[.app, default: 0] += 1
+                    case .record(.marconi, _):
+                        report.unsupported[.marconi, default: 0] += 1
                     case .rejected(let rejection):
                         report.problems.append(.line(rejection))
                     }

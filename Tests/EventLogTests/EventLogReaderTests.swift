@@ -10,7 +10,7 @@ import Testing
             {"ts":1,"instrument":"i","tracker":0,"action":"Start"}
 
             {"ts":true}
-            {"ts":2,"type":"vp"}
+            {"ts":2,"type":"app","app":"a","event":"didBecomeActive"}
             \(long)
             not json
             """
@@ -27,7 +27,7 @@ import Testing
                     RejectedLine(
                         file: path, line: 3, reason: #""ts" must be an integer or an RFC 3339 string"#,
                         excerpt: Array(#"{"ts":true}"#.utf8))))
-        #expect(entries[2] == .record(.unsupported(.vp, 2), line: 4))
+        #expect(entries[2] == .record(.app(AppRecord(timestamp: 2, app: "a", event: .didBecomeActive)), line: 4))
         guard case .rejected(let tooLong) = entries[3], case .rejected(let notJSON) = entries[4] else {
             Issue.record("expected two rejections: \(entries)")
             return

@@ -71,10 +71,70 @@ import Testing
         #expect(avt(#"{"ts":-0,\#(rest)}"#)?.timestamp == 0)
     }
 
-    @Test func otherTypesAreValidatedOnlyForTheirTimestamp() {
-        #expect(decoder.decode(#"{"type":"vp","ts":7,"app":{"x":[1]}}"#) == .record(.unsupported(.vp, 7)))
-        #expect(decoder.decode(#"{"type":"app","ts":"1970-01-01T00:00:01Z"}"#) == .record(.unsupported(.app, 1_000)))
-        #expect(decoder.decode(#"{"ts":8,"type":"marconi","attrs":{"a":{}}}"#) == .record(.unsupported(.marconi, 8)))
+    @Test func valuePropositionRecords() {
+        #expect(
+            decoder.decode(
+                #"{"type":"vp","ts":7,"app":"a1","name":"watchingVideo","attrs":{"video":"v","n":1},"action":"pause","trigger":"automatically","actionAttrs":{"position":12.5}}"#
+            )
+                == .record(
+                    .vp(
+                        VPRecord(
+                            timestamp: 7, app: "a1", name: "watchingVideo", attributes: ["video": "v", "n": 1],
+                            action: .pause, trigger: "automatically", actionAttributes: ["position": 12.5]))))
+        #expect(
+            decoder.decode(#"{"type":"vp","ts":7,"app":"a1","name":"n","action":"open","trigger":null}"#)
+                == .record(.vp(VPRecord(timestamp: 7, app: "a1", name: "n", action: .open))))
+        #expect(reason(#"{"type":"vp","ts":7,"name":"n","action":"open"}"#) == #"missing "app""#)
+        #expect(reason(#"{"type":"vp","ts":7,"app":"a","action":"open"}"#) == #"missing "name""#)
+        #expect(
+            reason(#"{"type":"vp","ts":7,"app":"a","name":"n","action":"resume"}"#)
+                == #""action" must be open, start, pause, complete or cancel, not "resume""#)
+        #expect(
+            reason(#"{"type":"vp","ts":7,"app":"a","name":"n","action":"open","trigger":1}"#)
+                == #""trigger" must be a string"#)
+        #expect(
+            reason(#"{"type":"vp","ts":7,"app":"a","name":"n","action":"open","actionAttrs":{"p":[1]}}"#)
+                == #""actionAttrs.p" must be a string, number or boolean"#)
+        #expect(
+            reason(#"{"type":"vp","ts":7,"app":"a","name":"n","action":"open","attrs":3}"#)
+                == #""attrs" must be an object"#)
+    }
+
+    @Test func appRecords() {
+        #expect(
+            decoder.decode(#"{"type":"app","ts":"1970-01-01T00:00:01Z","app":"a1","event":"willResignActive"}"#)
+                == .record(.app(AppRecord(timestamp: 1_000, app: "a1", event: .willResignActive))))
+        #expect(
+            reason(#"{"type":"app","ts":1,"app":"a1","event":"sleep"}"#)
+                == #""event" must be willResignActive or didBecomeActive, not "sleep""#)
+        #expect(reason(#"{"type":"app","ts":1,"event":"didBecomeActive"}"#) == #"missing "app""#)
+    }
+
+    @Test func marconiRecords() {
+        #expect(
+            decoder.decode(
+                #"{"type":"marconi","ts":8,"player":"p1","event":"newMeta","meta":{"title":"T","kind":"live"}}"#)
+                == .record(
+                    .marconi(
+                        MarconiRecord(
+                            timestamp: 8, player: "p1", event: .newMeta, meta: ["title": "T", "kind": "live"]))
+                ))
+        #expect(
+            decoder.decode(#"{"type":"marconi","ts":8,"player":"p1","event":"progress","progress":12}"#)
+                == .record(.marconi(MarconiRecord(timestamp: 8, player: "p1", event: .progress, progress: 12))))
+        #expect(
+            decoder.decode(#"{"type":"marconi","ts":8,"player":"p1","event":"error","error":"lost","meta":null}"#)
+                == .record(.marconi(MarconiRecord(timestamp: 8, player: "p1", event: .error, error: "lost"))))
+        #expect(
+            reason(#"{"type":"marconi","ts":8,"player":"p1","event":"progress","progress":"12"}"#)
+                == #""progress" must be a number"#)
+        #expect(
+            reason(#"{"type":"marconi","ts":8,"player":"p1","event":"error","error":5}"#)
+                == #""error" must be a string"#)
+        #expect(
+            reason(#"{"type":"marconi","ts":8,"player":"p1","event":"newMeta","meta":{"a":{}}}"#)
+                == #""meta.a" must be a string, number or boolean"#)
+        #expect(reason(#"{"type":"marconi","ts":8,"event":"newMeta"}"#) == #"missing "player""#)
         #expect(reason(#"{"type":"vp"}"#) == #"missing "ts""#)
         #expect(
             reason(#"{"type":"vp","ts":1.5}"#)

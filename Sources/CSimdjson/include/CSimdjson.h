@@ -5,8 +5,9 @@
  * A small C API over simdjson's on-demand parser, shaped for event-log records.
  *
  * The shim only extracts: it walks one JSON object, fully validating it, and reports
- * the kind and value of the top-level fields the decoder knows (`ts`, `type`,
- * `instrument`, `tracker`, `action`) and the entries of `attrs`. Every rule about what
+ * the kind and value of the top-level fields the decoder knows (`ts`, `type`, `instrument`,
+ * `tracker`, `action`, `app`, `name`, `trigger`, `event`, `player`, `progress`, `error`)
+ * and the entries of the objects `attrs`, `actionAttrs` and `meta`. Every rule about what
  * is acceptable lives in Swift (`RecordDecoder`).
  *
  * Strings handed out point into the decoder's own buffers: they are unescaped, valid
@@ -49,24 +50,39 @@ typedef struct csj_value {
     size_t length;
 } csj_value;
 
-/// One entry of the `attrs` object, in document order (duplicates included).
+/// One entry of an object field, in document order (duplicates included).
 typedef struct csj_attr {
     const char *key;
     size_t key_length;
     csj_value value;
 } csj_attr;
 
-/// The fields of one record. `attrs` is meaningful when `attrs_kind` is CSJ_OBJECT.
-/// A field that occurs more than once is reported with its last occurrence.
+/// An object field (`attrs`, `actionAttrs`, `meta`): its kind, and its entries when the
+/// kind is CSJ_OBJECT.
+typedef struct csj_object {
+    csj_kind kind;
+    const csj_attr *entries;
+    size_t count;
+} csj_object;
+
+/// The fields of one record. A field that occurs more than once is reported with its
+/// last occurrence.
 typedef struct csj_record {
     csj_value ts;
     csj_value type;
     csj_value instrument;
     csj_value tracker;
     csj_value action;
-    csj_kind attrs_kind;
-    const csj_attr *attrs;
-    size_t attr_count;
+    csj_value app;
+    csj_value name;
+    csj_value trigger;
+    csj_value event;
+    csj_value player;
+    csj_value progress;
+    csj_value error;
+    csj_object attrs;
+    csj_object action_attrs;
+    csj_object meta;
 } csj_record;
 
 typedef enum __attribute__((enum_extensibility(closed))) csj_status {

@@ -1,0 +1,39 @@
+/// The events of a Marconi player (the `event` field of a `marconi` record).
+public enum MarconiEventKind: String, Hashable, Sendable, CaseIterable {
+    case bufferingStarted
+    case bufferingEnded
+    case startPlaying
+    case newMeta
+    case progress
+    case trackChanged
+    case error
+}
+
+/// One Marconi player event, as recorded (`"type":"marconi"`).
+public struct MarconiRecord: Hashable, Sendable {
+    /// When it happened.
+    public var timestamp: Timestamp
+    /// The player instance.
+    public var player: String
+    /// What happened.
+    public var event: MarconiEventKind
+    /// The stream metadata (`title`, `artist`, `station`, `kind`, ...), with `newMeta`,
+    /// `bufferingEnded` and `trackChanged`; `nil` when the record has none.
+    public var meta: Attributes?
+    /// Seconds into the current item, with `progress`.
+    public var progress: Double?
+    /// The error description, with `error`.
+    public var error: String?
+
+    public init(
+        timestamp: Timestamp, player: String, event: MarconiEventKind, meta: Attributes? = nil,
+        progress: Double? = nil, error: String? = nil
+    ) {
+        self.timestamp = timestamp
+        self.player = player
+        self.event = event
+        self.meta = meta
+        self.progress = progress
+        self.error = error
+    }
+}
