@@ -2,14 +2,16 @@
 import PackageDescription
 
 /// Module layers, each importing only the ones listed before it:
-/// EventModel → OpenAVT → Replay → ReportEncoding; CZlib, CSimdjson → EventLog;
-/// all of them → the `avt-replay` command.
+/// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
+/// CZlib, CSimdjson → EventLog; all of them → the `avt-replay` command.
 let package = Package(
     name: "avt-replay",
     products: [
         .executable(name: "avt-replay", targets: ["avt-replay"]),
         .library(name: "EventModel", targets: ["EventModel"]),
         .library(name: "OpenAVT", targets: ["OpenAVT"]),
+        .library(name: "ValueProposition", targets: ["ValueProposition"]),
+        .library(name: "Marconi", targets: ["Marconi"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "ReportEncoding", targets: ["ReportEncoding"]),
@@ -20,8 +22,11 @@ let package = Package(
     targets: [
         .target(name: "EventModel"),
         .target(name: "OpenAVT", dependencies: ["EventModel"]),
-        .target(name: "Replay", dependencies: ["EventModel", "OpenAVT"]),
-        .target(name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "Replay"]),
+        .target(name: "ValueProposition", dependencies: ["EventModel"]),
+        .target(name: "Marconi", dependencies: ["EventModel"]),
+        .target(name: "Replay", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi"]),
+        .target(
+            name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "CSimdjson",
@@ -45,6 +50,8 @@ let package = Package(
         .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Replay"]),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
         .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),
+        .testTarget(name: "ValuePropositionTests", dependencies: ["ValueProposition"]),
+        .testTarget(name: "MarconiTests", dependencies: ["Marconi"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayTestSupport"]),
         .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "ReplayTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog"]),

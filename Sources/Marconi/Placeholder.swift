@@ -1,0 +1,1 @@
+// The Marconi player state machine (in progress).

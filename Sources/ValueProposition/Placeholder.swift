@@ -1,0 +1,1 @@
+// Tentacles value-proposition sessions (in progress).
