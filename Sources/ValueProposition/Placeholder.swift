@@ -1,1 +1,0 @@
-// Tentacles value-proposition sessions (in progress).

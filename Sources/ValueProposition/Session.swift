@@ -1,0 +1,65 @@
+import EventModel
+
+/// One value-proposition session (Tentacles' `DomainActivitySession`): a status and the
+/// times every status was reached.
+public struct Session: Hashable, Sendable {
+    /// The session id: derived, never random (see ``SessionManager``).
+    public private(set) var id: String
+    /// The value proposition's name.
+    public let name: String
+    /// The value proposition's attributes, as recorded.
+    public let attributes: Attributes
+    /// The current status.
+    public private(set) var status: SessionStatus
+    /// Every status reached, with its time, in order.
+    public private(set) var history: [(status: SessionStatus, timestamp: Timestamp)]
+
+    /// A new session, opened at `timestamp`.
+    public init(id: String, name: String, attributes: Attributes, openedAt timestamp: Timestamp) {
+        self.id = id
+        self.name = name
+        self.attributes = attributes
+        self.status = .opened
+        self.history = [(.opened, timestamp)]
+    }
+
+    /// Moves to a status, recording when.
+    public mutating func reach(_ status: SessionStatus, at timestamp: Timestamp) {
+        self.status = status
+        history.append((status, timestamp))
+    }
+
+    /// The session under a new id with no timestamps, as Tentacles resets a session restored
+    /// after the app comes back to the foreground; its status is unchanged until set again.
+    public func reset(id: String) -> Session {
+        var copy = self
+        copy.id = id
+        copy.history = []
+        return copy
+    }
+
+    /// The status timestamps as Tentacles reports them: `opened`, `started`, `started_1`, ...
+    /// in epoch milliseconds.
+    public var timestampAttributes: Attributes {
+        var attributes: Attributes = [:]
+        var counts: [SessionStatus: Int] = [:]
+        for (status, timestamp) in history {
+            let count = counts[status, default: 0]
+            counts[status] = count + 1
+            let key = count == 0 ? status.rawValue : status.rawValue + "_" + String(count)
+            attributes[AttributeKey(key)] = .int(timestamp.milliseconds)
+        }
+        return attributes
+    }
+
+    public static func == (lhs: Session, rhs: Session) -> Bool {
+        lhs.id == rhs.id && lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.status == rhs.status
+            && lhs.history.elementsEqual(rhs.history) { $0.status == $1.status && $0.timestamp == $1.timestamp }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(status)
+        hasher.combine(history.count)
+    }
+}

@@ -1,0 +1,128 @@
+import EventModel
+
+/// The value-proposition sessions of one app session (Tentacles' `DomainActivitySessionManager`),
+/// with each record's time as the clock.
+///
+/// One session is open per value proposition (name and attributes, see ``ValuePropositionKey``).
+/// A session starts only with `open`; `complete` and `cancel` end it and it is gone. A
+/// prohibited change keeps the status and is reported as a non-fatal error, as is any action
+/// other than `open` for a value proposition with no open session.
+///
+/// App lifecycle, as Tentacles documents it (its own code goes out of range with two active
+/// sessions here): `willResignActive` cancels every open session, in the order they were
+/// opened (trigger `willResignActive`), and remembers them; `didBecomeActive` reopens each
+/// remembered session under a new id with fresh timestamps, reporting `opened` and then the
+/// status it had (both with trigger `didEnterForeground`; a session that was only opened gets
+/// `opened` twice, the second as `opened_1`). A second `didBecomeActive` restores nothing, and,
+/// as in Tentacles' code, a `willResignActive` with no open session forgets what was remembered.
+/// Decided here: a remembered session whose value proposition was opened again while the app
+/// was in the background is not restored (the newer session stays).
+///
+/// Session ids are derived: `<app>:v<n>`, counting the sessions of the app from 1.
+public struct SessionManager: Sendable {
+    /// The app session.
+    public let app: String
+    private var open: [(key: ValuePropositionKey, session: Session)] = []
+    private var remembered: [(key: ValuePropositionKey, session: Session)] = []
+    private var sessionsMade = 0
+
+    /// Creates the manager of an app session with nothing open.
+    public init(app: String) {
+        self.app = app
+    }
+
+    /// The open sessions, in the order they were opened.
+    public var openSessions: [Session] { open.map(\.session) }
+
+    /// Applies a value-proposition action.
+    public mutating func process(_ record: VPRecord) -> [SessionOutput] {
+        let key = ValuePropositionKey(name: record.name, attributes: record.attributes)
+        guard let index = open.firstIndex(where: { $0.key == key }) else {
+            guard record.action == .open else {
+                return [
+                    .error(
+                        ValuePropositionError(
+                            timestamp: record.timestamp, app: app, name: record.name,
+                            kind: .initialActionNeedsToBeOpen(action: record.action), sessionID: nil))
+                ]
+            }
+            let session = Session(
+                id: makeID(), name: record.name, attributes: record.attributes, openedAt: record.timestamp)
+            open.append((key, session))
+            return [.event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
+        }
+        var session = open[index].session
+        guard let status = session.status.applying(record.action) else {
+            return [
+                .error(
+                    ValuePropositionError(
+                        timestamp: record.timestamp, app: app, name: record.name,
+                        kind: .prohibitedStatusChange(status: session.status, action: record.action),
+                        sessionID: session.id))
+            ]
+        }
+        session.reach(status, at: record.timestamp)
+        if status.isFinal {
+            open.remove(at: index)
+        } else {
+            open[index].session = session
+        }
+        return [.event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
+    }
+
+    /// Applies an app lifecycle event.
+    public mutating func process(_ lifecycle: AppLifecycleEvent, at timestamp: Timestamp) -> [SessionOutput] {
+        switch lifecycle {
+        case .willResignActive:
+            remembered = open
+            open = []
+            return remembered.map { entry in
+                var session = entry.session
+                session.reach(.canceled, at: timestamp)
+                return .event(event(for: session, at: timestamp, trigger: "willResignActive"))
+            }
+        case .didBecomeActive:
+            var outputs: [SessionOutput] = []
+            for entry in remembered where !open.contains(where: { $0.key == entry.key }) {
+                var session = entry.session.reset(id: makeID())
+                session.reach(.opened, at: timestamp)
+                var reopened = event(for: session, at: timestamp, trigger: "didEnterForeground")
+                reopened.restoredFrom = entry.session.id
+                outputs.append(.event(reopened))
+                session.reach(entry.session.status, at: timestamp)
+                outputs.append(.event(event(for: session, at: timestamp, trigger: "didEnterForeground")))
+                open.append((entry.key, session))
+            }
+            remembered = []
+            return outputs
+        }
+    }
+
+    private mutating func makeID() -> String {
+        sessionsMade += 1
+        return app + ":v" + String(sessionsMade)
+    }
+
+    /// The event Tentacles reports for the session's current status.
+    private func event(
+        for session: Session, at timestamp: Timestamp, trigger: String, _ actionAttributes: Attributes = [:]
+    ) -> ValuePropositionEvent {
+        var attributes = session.timestampAttributes
+        attributes[.timestamp] = .int(timestamp.milliseconds)
+        attributes[.valuePropositionSessionId] = .string(session.id)
+        attributes[.status] = .string(session.status.rawValue)
+        attributes[.trigger] = .string(trigger)
+        attributes[.category] = .string(ValuePropositionEvent.category)
+        attributes.merge(session.attributes) { _, new in new }
+        attributes.merge(actionAttributes) { _, new in new }
+        attributes[.sessionId] = .string(app)
+        return ValuePropositionEvent(
+            timestamp: timestamp, app: app, name: session.name, attributes: attributes, sessionID: session.id,
+            status: session.status)
+    }
+}
+
+extension ValuePropositionEvent {
+    /// The `category` of value-proposition events.
+    public static let category = "valueProposition"
+}

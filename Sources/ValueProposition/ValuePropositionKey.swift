@@ -1,0 +1,24 @@
+import EventModel
+
+/// What identifies a value proposition: its name and its attributes compared as JSON values.
+///
+/// Key order does not matter, `123` equals `123.0`, and a missing `attrs` is `{}`: numbers
+/// that are whole and fit in 64 bits compare as integers.
+public struct ValuePropositionKey: Hashable, Sendable {
+    /// The value proposition's name.
+    public let name: String
+    private let canonicalAttributes: Attributes
+
+    /// The key of a value proposition.
+    public init(name: String, attributes: Attributes) {
+        self.name = name
+        self.canonicalAttributes = attributes.mapValues(Self.canonical)
+    }
+
+    private static func canonical(_ value: AttributeValue) -> AttributeValue {
+        guard case .double(let number) = value, number.rounded(.towardZero) == number,
+            number >= -9.223_372_036_854_775_808e18, number < 9.223_372_036_854_775_808e18
+        else { return value }
+        return .int(Int64(number))
+    }
+}

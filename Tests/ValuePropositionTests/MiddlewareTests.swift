@@ -1,0 +1,63 @@
+import EventModel
+import Foundation
+import Testing
+import ValueProposition
+
+/// Tentacles' `MiddlewareTests`, ported.
+struct MiddlewareTests {
+    private func event(name: String = "Test", _ attributes: Attributes) -> ValuePropositionEvent {
+        ValuePropositionEvent(
+            timestamp: 1, app: "a", name: name, attributes: attributes, sessionID: "a:v1", status: .opened)
+    }
+
+    @Test func capitalisedAttributeKeys() {
+        let changed = Middleware.capitalisedAttributeKeys.apply(to: event(["status": "status", "trigger": "trigger"]))
+        #expect(changed?.attributes == ["Status": "status", "Trigger": "trigger"])
+    }
+
+    @Test(arguments: [
+        "valuePropositionSessionId", "started_1", "hello-world", "123abc", "a.b c", "ÉCOLE élan",
+        "durationOpenedCompleted",
+        "opened", "",
+    ])
+    func capitalisingMatchesFoundation(key: String) {
+        let changed = Middleware.capitalisedAttributeKeys.apply(to: event([AttributeKey(key): 1]))
+        #expect(changed?.attributes.keys.first?.rawValue == key.capitalized)
+    }
+
+    @Test func skipEventForCategory() {
+        let skip = Middleware.skipCategory("valueProposition")
+        #expect(skip.apply(to: event(["category": "valueProposition"])) == nil)
+        let screen = event(["category": "screen"])
+        #expect(skip.apply(to: screen) == screen)
+        let none = event([:])
+        #expect(skip.apply(to: none) == none)
+    }
+
+    @Test func skipEventForName() {
+        let skip = Middleware.skipNames(["Test"])
+        #expect(skip.apply(to: event(name: "Test", [:])) == nil)
+        let other = event(name: "OtherTest", [:])
+        #expect(skip.apply(to: other) == other)
+    }
+
+    @Test func durationBetweenTwoStatuses() {
+        let middleware = Middleware.duration(from: .started, to: .completed)
+        let changed = middleware.apply(
+            to: event(["category": "valueProposition", "started": 1_234_000, "completed": 1_334_000]))
+        #expect(changed?.attributes["durationStartedCompleted"] == 100_000)
+        let unchanged = event([:])
+        #expect(middleware.apply(to: unchanged) == unchanged)
+        let notValueProposition = event(["category": "screen", "started": 1, "completed": 2])
+        #expect(middleware.apply(to: notValueProposition) == notValueProposition)
+    }
+
+    @Test func aChainAppliesInOrderAndStopsAtASkip() {
+        let chain: [Middleware] = [
+            .duration(from: .opened, to: .completed), .capitalisedAttributeKeys, .skipNames(["Skipped"]),
+        ]
+        let changed = chain.apply(to: event(["category": "valueProposition", "opened": 10, "completed": 25]))
+        #expect(changed?.attributes["Durationopenedcompleted"] == 15)
+        #expect(chain.apply(to: event(name: "Skipped", [:])) == nil)
+    }
+}

@@ -1,0 +1,206 @@
+import EventModel
+import Testing
+import ValueProposition
+
+/// Tentacles' `DomainActivityTrackingTests`, ported: each sequence of actions on a "watchVideo"
+/// value proposition and whether each gives an event or an error.
+struct SessionManagerTests {
+    static let attributes: Attributes = ["videoName": "Learning Swift", "language": "English", "duration": 3569.0]
+
+    enum Outcome: Equatable, CustomStringConvertible {
+        case event(SessionStatus)
+        case error
+        var description: String {
+            switch self {
+            case .event(let status): return status.rawValue
+            case .error: return "error"
+            }
+        }
+    }
+
+    /// Runs actions one millisecond apart and returns the outputs.
+    static func run(_ actions: [VPAction], manager: inout SessionManager, attributes: Attributes = attributes)
+        -> [SessionOutput]
+    {
+        actions.enumerated().flatMap { offset, action in
+            manager.process(
+                VPRecord(
+                    timestamp: Timestamp(milliseconds: Int64(1_000 + offset)), app: "a1", name: "watchVideo",
+                    attributes: attributes, action: action))
+        }
+    }
+
+    static func outcomes(_ outputs: [SessionOutput]) -> [Outcome] {
+        outputs.map {
+            switch $0 {
+            case .event(let event): return .event(event.status)
+            case .error: return .error
+            }
+        }
+    }
+
+    static let sequences: [([VPAction], [Outcome])] = [
+        ([.open], [.event(.opened)]),
+        ([.open, .open], [.event(.opened), .error]),
+        ([.open, .cancel], [.event(.opened), .event(.canceled)]),
+        ([.open, .complete], [.event(.opened), .error]),
+        ([.open, .pause], [.event(.opened), .error]),
+        ([.open, .start, .complete], [.event(.opened), .event(.started), .event(.completed)]),
+        ([.open, .pause, .complete], [.event(.opened), .error, .error]),
+        (
+            [.open, .start, .pause, .start, .complete],
+            [.event(.opened), .event(.started), .event(.paused), .event(.started), .event(.completed)]
+        ),
+        (
+            [.open, .start, .pause, .start, .pause, .start, .complete],
+            [
+                .event(.opened), .event(.started), .event(.paused), .event(.started), .event(.paused),
+                .event(.started), .event(.completed),
+            ]
+        ),
+        (
+            [.open, .start, .pause, .start, .pause, .start, .cancel],
+            [
+                .event(.opened), .event(.started), .event(.paused), .event(.started), .event(.paused),
+                .event(.started), .event(.canceled),
+            ]
+        ),
+        ([.open, .start, .cancel], [.event(.opened), .event(.started), .event(.canceled)]),
+        ([.start], [.error]),
+        ([.start, .complete], [.error, .error]),
+        ([.start, .cancel], [.error, .error]),
+        ([.pause], [.error]),
+        ([.cancel], [.error]),
+        ([.complete], [.error]),
+        ([.open, .cancel, .complete], [.event(.opened), .event(.canceled), .error]),
+    ]
+
+    @Test(arguments: sequences)
+    func actionsGiveEventsOrErrors(actions: [VPAction], expected: [Outcome]) {
+        var manager = SessionManager(app: "a1")
+        let outputs = Self.run(actions, manager: &manager)
+        #expect(Self.outcomes(outputs) == expected)
+    }
+
+    @Test func eventsCarryWhatTentaclesReports() throws {
+        var manager = SessionManager(app: "a1")
+        let outputs = Self.run([.open, .start, .pause, .start], manager: &manager)
+        guard case .event(let event) = outputs.last else {
+            Issue.record("no event")
+            return
+        }
+        #expect(event.name == "watchVideo")
+        #expect(
+            event.attributes == [
+                "videoName": "Learning Swift", "language": "English", "duration": 3569.0,
+                "category": "valueProposition", "trigger": "clicked", "status": "started",
+                "valuePropositionSessionId": "a1:v1", "sessionId": "a1", "timestamp": 1_003,
+                "opened": 1_000, "started": 1_001, "paused": 1_002, "started_1": 1_003,
+            ])
+    }
+
+    @Test func eventsOfOneSessionShareItsIDAndAnEndedSessionIsGone() {
+        var manager = SessionManager(app: "a1")
+        let outputs = Self.run([.open, .start, .complete, .open], manager: &manager)
+        let ids = outputs.compactMap { output -> String? in
+            if case .event(let event) = output { return event.sessionID }
+            return nil
+        }
+        #expect(ids == ["a1:v1", "a1:v1", "a1:v1", "a1:v2"])
+        #expect(manager.openSessions.map(\.id) == ["a1:v2"])
+    }
+
+    @Test func twoValuePropositionsWithOtherAttributesAreTwoSessions() {
+        var manager = SessionManager(app: "a1")
+        var outputs = Self.run([.open, .start], manager: &manager)
+        outputs += Self.run(
+            [.open, .start, .complete], manager: &manager,
+            attributes: ["videoName": "Studying SwiftUI", "language": "German", "duration": 435])
+        outputs += Self.run([.complete], manager: &manager)
+        #expect(Self.outcomes(outputs).count(where: { $0 != .error }) == 6)
+        #expect(manager.openSessions.isEmpty)
+    }
+
+    @Test func attributesCompareAsJSONValues() {
+        #expect(
+            ValuePropositionKey(name: "n", attributes: ["a": 123])
+                == ValuePropositionKey(name: "n", attributes: ["a": 123.0]))
+        #expect(
+            ValuePropositionKey(name: "n", attributes: ["a": 1, "b": "x"])
+                == ValuePropositionKey(name: "n", attributes: ["b": "x", "a": 1]))
+        #expect(
+            ValuePropositionKey(name: "n", attributes: ["a": 1.5])
+                != ValuePropositionKey(name: "n", attributes: ["a": 1]))
+        #expect(
+            ValuePropositionKey(name: "n", attributes: ["a": "1"])
+                != ValuePropositionKey(name: "n", attributes: ["a": 1]))
+        #expect(ValuePropositionKey(name: "n", attributes: [:]) != ValuePropositionKey(name: "m", attributes: [:]))
+        var manager = SessionManager(app: "a1")
+        let outputs =
+            Self.run([.open], manager: &manager, attributes: ["n": 2])
+            + Self.run([.start], manager: &manager, attributes: ["n": 2.0])
+        #expect(Self.outcomes(outputs) == [.event(.opened), .event(.started)])
+    }
+
+    @Test func actionAttributesOverrideOnThatEventOnly() {
+        var manager = SessionManager(app: "a1")
+        let open = manager.process(
+            VPRecord(timestamp: 1, app: "a1", name: "v", attributes: ["position": 0], action: .open))
+        let pause = manager.process(
+            VPRecord(
+                timestamp: 2, app: "a1", name: "v", attributes: ["position": 0], action: .open,
+                actionAttributes: ["position": 42]))
+        let start = manager.process(
+            VPRecord(
+                timestamp: 3, app: "a1", name: "v", attributes: ["position": 0], action: .start,
+                trigger: "automatically", actionAttributes: ["position": 42, "extra": true]))
+        guard case .event(let opened) = open.first, case .error = pause.first, case .event(let started) = start.first
+        else {
+            Issue.record("unexpected outputs")
+            return
+        }
+        #expect(opened.attributes["position"] == 0)
+        #expect(started.attributes["position"] == 42)
+        #expect(started.attributes["extra"] == true)
+        #expect(started.attributes["trigger"] == "automatically")
+        #expect(manager.openSessions.first?.attributes == ["position": 0])
+    }
+
+    /// Every (status, action) pair: allowed changes reach a status, the others are errors that keep it.
+    static let transitions: [(SessionStatus, VPAction, SessionStatus?)] = [
+        (.opened, .open, nil), (.opened, .start, .started), (.opened, .pause, nil), (.opened, .complete, nil),
+        (.opened, .cancel, .canceled),
+        (.started, .open, nil), (.started, .start, nil), (.started, .pause, .paused), (.started, .complete, .completed),
+        (.started, .cancel, .canceled),
+        (.paused, .open, nil), (.paused, .start, .started), (.paused, .pause, nil), (.paused, .complete, nil),
+        (.paused, .cancel, .canceled),
+    ]
+
+    @Test(arguments: transitions)
+    func transitionTable(from status: SessionStatus, action: VPAction, to expected: SessionStatus?) {
+        #expect(status.applying(action) == expected)
+        var manager = SessionManager(app: "a1")
+        let path: [VPAction] =
+            switch status {
+            case .opened: [.open]
+            case .started: [.open, .start]
+            case .paused: [.open, .start, .pause]
+            case .canceled, .completed: []
+            }
+        _ = Self.run(path, manager: &manager)
+        let outputs = manager.process(
+            VPRecord(timestamp: 9_000, app: "a1", name: "watchVideo", attributes: Self.attributes, action: action))
+        if let expected {
+            #expect(Self.outcomes(outputs) == [.event(expected)])
+        } else {
+            #expect(
+                outputs == [
+                    .error(
+                        ValuePropositionError(
+                            timestamp: 9_000, app: "a1", name: "watchVideo",
+                            kind: .prohibitedStatusChange(status: status, action: action), sessionID: "a1:v1"))
+                ])
+            #expect(manager.openSessions.first?.status == status)
+        }
+    }
+}
