@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "avt-replay",
             dependencies: [
-                "EventModel", "OpenAVT", "Replay", "ReportEncoding", "EventLog",
+                "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

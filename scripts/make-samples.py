@@ -9,6 +9,13 @@ The samples are small, hand-written OpenAVT sessions that exercise what the repo
 - tv-5e11: a playback that continues from the 07h file into the 08h file, with a record
   that arrives late in the 08h file, which is two gzip members.
 Records of the first two instruments interleave in the 07h file.
+
+Value propositions (Tentacles) and app lifecycle, in the same files:
+- app a-7f3a9c: watching a video with a pause, completed; browsing the catalog, cut by a
+  background/foreground cycle (canceled, then restored under a new id) and completed; reading
+  an article with a prohibited change (pause before start), left open when the log ends;
+- app a-42d1: a video canceled, then a `complete` with no open session;
+- app a-5e11: a video opened in the 07h file and completed in the 08h file.
 """
 import gzip
 import json
@@ -142,6 +149,61 @@ def tv_across_hours(t):
     return records
 
 
+def vp(ms, app, name, action, attrs=None, trigger=None, action_attrs=None):
+    record = {"ts": ms, "type": "vp", "app": app, "name": name, "action": action}
+    if attrs is not None:
+        record["attrs"] = attrs
+    if trigger is not None:
+        record["trigger"] = trigger
+    if action_attrs is not None:
+        record["actionAttrs"] = action_attrs
+    return (ms, record)
+
+
+def lifecycle(ms, app, event):
+    return (ms, {"ts": ms, "type": "app", "app": app, "event": event})
+
+
+def value_propositions(t):
+    a = "a-7f3a9c"
+    video = {"videoName": "Episode 42", "language": "en", "duration": 1800}
+    catalog = {"section": "series"}
+    article = {"articleId": 7}
+    b = "a-42d1"
+    match = {"videoName": "Live match", "language": "es", "duration": 5400.0}
+    return [
+        vp(t + 0, a, "watchingVideo", "open", video),
+        vp(t + 16150, a, "watchingVideo", "start", video, trigger="automatically"),
+        vp(t + 90000, a, "watchingVideo", "pause", video, action_attrs={"position": 73.85}),
+        vp(t + 124400, a, "watchingVideo", "start", video),
+        vp(t + 236000, a, "watchingVideo", "complete", video, trigger="automatically"),
+        vp(t + 260000, a, "browsingCatalog", "open", catalog),
+        vp(t + 262000, a, "browsingCatalog", "start", catalog),
+        lifecycle(t + 300000, a, "willResignActive"),
+        lifecycle(t + 420000, a, "didBecomeActive"),
+        vp(t + 480000, a, "browsingCatalog", "complete", catalog),
+        vp(t + 500000, a, "readingArticle", "open", article),
+        vp(t + 501000, a, "readingArticle", "pause", article),
+        vp(t + 503000, a, "readingArticle", "start", article),
+        vp(t + 30000, b, "watchingVideo", "open", match),
+        vp(t + 31950, b, "watchingVideo", "start", match),
+        vp(t + 126000, b, "watchingVideo", "cancel", match, trigger="errorShown"),
+        vp(t + 127000, b, "watchingVideo", "complete", match),
+    ]
+
+
+def value_proposition_across_hours(t):
+    c = "a-5e11"
+    film = {"videoName": "Film \"Night, Day\"", "language": "fr"}
+    return [
+        vp(t + 0, c, "watchingVideo", "open", film),
+        vp(t + 2600, c, "watchingVideo", "start", film),
+        vp(t + 400000, c, "watchingVideo", "pause", film),
+        vp(t + 460000, c, "watchingVideo", "start", film),
+        vp(t + 1500000, c, "watchingVideo", "complete", film),
+    ]
+
+
 def write(path, records, late=(), members=1):
     """Writes records sorted by time, except those in `late`, which come last (a late batch),
     as `members` gzip members one after the other (as a log appended to after rotation)."""
@@ -159,10 +221,12 @@ def main():
     out.mkdir(exist_ok=True)
     tv = tv_across_hours(HOUR7 + 57 * 60000)
     hour8 = HOUR7 + 3600000
+    tv += value_proposition_across_hours(HOUR7 + 57 * 60000)
     tv7 = [r for r in tv if r[0] < hour8]
     tv8 = [r for r in tv if r[0] >= hour8]
     late = {tv8[2][0]}  # one 08h record uploaded after the ones that follow it
     hour7 = ios_with_ads(HOUR7 + 5 * 60000) + android_content(HOUR7 + 5 * 60000 + 30000) + web_exits(HOUR7 + 20 * 60000) + tv7
+    hour7 += value_propositions(HOUR7 + 5 * 60000)
     write(out / "avt-2025112007.jsonl.gz", hour7)
     write(out / "avt-2025112008.jsonl.gz", tv8, late=late, members=2)
 

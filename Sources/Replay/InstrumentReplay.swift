@@ -6,7 +6,7 @@ struct InstrumentReplay {
     let instrument: Instrument
     private var trackers: [ReplayTracker] = []
     private var playbacks: PlaybackRecorder
-    private(set) var trace: [TraceEntry] = []
+    private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
     private let options: ReplayOptions
 
@@ -35,20 +35,25 @@ struct InstrumentReplay {
             for metric in metrics {
                 points.append(
                     MetricPoint(
-                        instrument: instrument.id, tracker: record.tracker, playbackID: playbackID, metric: metric))
+                        system: .openavt, source: instrument.id,
+                        tags: [MetricTag("instrument", instrument.id), MetricTag("tracker", String(record.tracker))],
+                        path: [instrument.id], stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [],
+                        metric: metric))
             }
             if options.includeTrace {
                 trace.append(
-                    TraceEntry(
-                        instrument: instrument.id, tracker: record.tracker, event: event, metrics: metrics,
-                        rejection: nil))
+                    .avt(
+                        TraceEntry(
+                            instrument: instrument.id, tracker: record.tracker, event: event, metrics: metrics,
+                            rejection: nil)))
             }
         case .rejected(let event, let reason):
             if options.includeTrace && options.includeRejected {
                 trace.append(
-                    TraceEntry(
-                        instrument: instrument.id, tracker: record.tracker, event: event, metrics: [],
-                        rejection: reason ?? "rejected by the hub"))
+                    .avt(
+                        TraceEntry(
+                            instrument: instrument.id, tracker: record.tracker, event: event, metrics: [],
+                            rejection: reason ?? "rejected by the hub")))
             }
         case .droppedByTracker, .notProcessed:
             break

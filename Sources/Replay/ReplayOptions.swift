@@ -1,15 +1,40 @@
+import ValueProposition
+
 /// How to replay.
-public struct ReplayOptions: Hashable, Sendable {
+public struct ReplayOptions: Sendable {
     /// The hub every instrument runs.
     public var hub: HubKind
-    /// Whether to keep the trace of accepted events.
+    /// Whether to keep the trace.
     public var includeTrace: Bool
     /// Whether the trace also lists the events the hub rejected.
     public var includeRejected: Bool
+    /// The middlewares value-proposition events pass through on their way to the outputs.
+    public var middlewares: MiddlewareChains
 
-    public init(hub: HubKind = .ads, includeTrace: Bool = false, includeRejected: Bool = false) {
+    public init(
+        hub: HubKind = .ads, includeTrace: Bool = false, includeRejected: Bool = false,
+        middlewares: MiddlewareChains = MiddlewareChains()
+    ) {
         self.hub = hub
         self.includeTrace = includeTrace
         self.includeRejected = includeRejected
+        self.middlewares = middlewares
+    }
+}
+
+/// Value-proposition middlewares, as Tentacles registers them: a chain for every output,
+/// then one per output (its reporters here: the trace and the metrics).
+public struct MiddlewareChains: Sendable {
+    /// Applied first, for every output.
+    public var all: [Middleware]
+    /// Applied after `all`, for `events.jsonl`.
+    public var trace: [Middleware]
+    /// Applied after `all`, for `metrics.influx` and `metrics.graphite`.
+    public var metrics: [Middleware]
+
+    public init(all: [Middleware] = [], trace: [Middleware] = [], metrics: [Middleware] = []) {
+        self.all = all
+        self.trace = trace
+        self.metrics = metrics
     }
 }

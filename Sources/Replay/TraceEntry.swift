@@ -1,7 +1,25 @@
 import EventModel
 import OpenAVT
+import ValueProposition
 
-/// One line of the trace: an event that left the hub with its metrics, or one the hub rejected.
+/// One line of the trace, in replay order: what one of the state machines produced.
+public enum TraceLine: Hashable, Sendable {
+    /// An OpenAVT event that left the hub (or that the hub rejected).
+    case avt(TraceEntry)
+    /// A value-proposition event (after the trace's middlewares) or a non-fatal error.
+    case vp(SessionOutput)
+
+    /// When it happened.
+    public var timestamp: Timestamp {
+        switch self {
+        case .avt(let entry): return entry.event.timestamp
+        case .vp(.event(let event)): return event.timestamp
+        case .vp(.error(let error)): return error.timestamp
+        }
+    }
+}
+
+/// One OpenAVT line of the trace: an event that left the hub with its metrics, or one the hub rejected.
 public struct TraceEntry: Hashable, Sendable {
     /// The instrument that emitted it.
     public var instrument: String
@@ -20,24 +38,5 @@ public struct TraceEntry: Hashable, Sendable {
         self.event = event
         self.metrics = metrics
         self.rejection = rejection
-    }
-}
-
-/// One metric with where it came from, for the metric outputs.
-public struct MetricPoint: Hashable, Sendable {
-    /// The instrument that computed it.
-    public var instrument: String
-    /// The tracker whose event gave it.
-    public var tracker: TrackerID
-    /// The `playbackId` of that event, if it had one.
-    public var playbackID: String?
-    /// The metric, stamped with the event's time.
-    public var metric: Metric
-
-    public init(instrument: String, tracker: TrackerID, playbackID: String?, metric: Metric) {
-        self.instrument = instrument
-        self.tracker = tracker
-        self.playbackID = playbackID
-        self.metric = metric
     }
 }

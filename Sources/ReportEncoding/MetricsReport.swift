@@ -2,20 +2,20 @@ import EventModel
 import OpenAVT
 import Replay
 
-/// `metrics.influx` and `metrics.graphite`: every metric the metricalc computed.
+/// `metrics.influx` and `metrics.graphite`: every metric the replay computed.
 ///
-/// InfluxDB: one point per metric in the measurement `<prefix>_openavt` (`openavt` with an
-/// empty prefix), tagged `instrument` and `tracker`, with the metric as a field named after it
-/// (integers with `i`) and the event's `playback_id` as a string field. Timestamps are
-/// nanoseconds (write with `precision=ns`): the event's millisecond, plus the point's index
-/// among the instrument's points in that millisecond, so that InfluxDB, which merges points of
-/// one series and time, keeps every point.
+/// InfluxDB: one point per metric in the measurement `<prefix>_<system>` (`openavt`, `vp`,
+/// `marconi`; the system alone with an empty prefix), with the point's tags, the metric as a
+/// field named after it (integers with `i`), and the point's string fields (ids). Timestamps
+/// are nanoseconds (write with `precision=ns`): the event's millisecond, plus the point's
+/// index among its source's points in that millisecond, so that InfluxDB, which merges points
+/// of one series and time, keeps every point.
 ///
-/// Graphite: `<prefix>.openavt.<instrument>.<MetricName> value epoch_seconds`, one line per
-/// path and second, whose value is the sum of that second's values: OpenAVT's counters add up,
-/// and its gauges are per-event durations (`PlayTime`, `RebufferTime`) or once per playback
-/// (`StartTime`), so one instrument's sum in one second is their total. Carbon keeps one value
-/// per path and interval, so sending each point alone would lose all but the last.
+/// Graphite: `<prefix>.<system>.<path...>.<MetricName> value epoch_seconds`, one line per path
+/// and second, whose value is the sum of that second's values: counters add up, and the
+/// gauges are per-event durations (`PlayTime`, `RebufferTime`, `SessionDuration`, ...) or once
+/// per playback (`StartTime`), so one source's sum in one second is their total. Carbon keeps
+/// one value per path and interval, so sending each point alone would lose all but the last.
 public struct MetricsReport {
     /// The prefix as the user gave it (`--prefix`); empty for none.
     public var prefix: String
@@ -26,25 +26,24 @@ public struct MetricsReport {
 
     /// `metrics.influx`, from points in output order.
     public func influx(_ points: [MetricPoint]) -> [UInt8] {
-        let measurement = prefix.isEmpty ? "openavt" : prefix + "_openavt"
         var encoder = InfluxLineEncoder()
         var buffer: [UInt8] = []
-        var previous: (timestamp: Timestamp, instrument: String)?
+        var previous: (timestamp: Timestamp, system: MetricSystem, source: String)?
         var indexInMillisecond: Int64 = 0
         for point in points {
-            if let previous, previous.timestamp == point.metric.timestamp, previous.instrument == point.instrument {
+            if let previous, previous.timestamp == point.metric.timestamp, previous.system == point.system,
+                previous.source == point.source
+            {
                 indexInMillisecond += 1
             } else {
                 indexInMillisecond = 0
             }
-            previous = (point.metric.timestamp, point.instrument)
+            previous = (point.metric.timestamp, point.system, point.source)
             var fields: [(String, InfluxFieldValue)] = [(point.metric.name, Self.fieldValue(point.metric.value))]
-            if let playbackID = point.playbackID {
-                fields.append(("playback_id", .string(playbackID)))
-            }
+            fields += point.stringFields.map { ($0.key, .string($0.value)) }
             _ = encoder.appendPoint(
-                measurement: measurement,
-                tags: [("instrument", point.instrument), ("tracker", String(point.tracker))],
+                measurement: prefix.isEmpty ? point.system.rawValue : prefix + "_" + point.system.rawValue,
+                tags: point.tags.map { ($0.key, $0.value) },
                 fields: fields,
                 timestamp: point.metric.timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond,
                 into: &buffer)
@@ -57,18 +56,18 @@ public struct MetricsReport {
         var sums: [GraphiteKey: Metric.Value] = [:]
         for point in points {
             let key = GraphiteKey(
-                second: point.metric.timestamp.epochSeconds, instrument: point.instrument, name: point.metric.name)
+                second: point.metric.timestamp.epochSeconds,
+                path: [point.system.rawValue] + point.path + [point.metric.name])
             sums[key] = sums[key].map { Self.sum($0, point.metric.value) } ?? point.metric.value
         }
         var encoder = GraphiteEncoder(prefix: GraphiteEncoder.nodes(fromDotted: prefix))
         var buffer: [UInt8] = []
         for key in sums.keys.sorted() {
-            let path = ["openavt", key.instrument, key.name]
             switch sums[key] {
             case .int(let value):
-                _ = encoder.appendLine(path: path, value: value, epochSeconds: key.second, into: &buffer)
+                _ = encoder.appendLine(path: key.path, value: value, epochSeconds: key.second, into: &buffer)
             case .double(let value):
-                _ = encoder.appendLine(path: path, value: value, epochSeconds: key.second, into: &buffer)
+                _ = encoder.appendLine(path: key.path, value: value, epochSeconds: key.second, into: &buffer)
             case nil: break
             }
         }
@@ -92,17 +91,13 @@ public struct MetricsReport {
     }
 }
 
-/// One Graphite line's identity: a second and a path.
+/// One Graphite line's identity: a second and a path (before sanitising).
 private struct GraphiteKey: Hashable, Comparable {
     var second: Int64
-    var instrument: String
-    var name: String
+    var path: [String]
 
     static func < (lhs: GraphiteKey, rhs: GraphiteKey) -> Bool {
         if lhs.second != rhs.second { return lhs.second < rhs.second }
-        if lhs.instrument != rhs.instrument {
-            return lhs.instrument.utf8.lexicographicallyPrecedes(rhs.instrument.utf8)
-        }
-        return lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8)
+        return lhs.path.lexicographicallyPrecedes(rhs.path) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 }

@@ -47,6 +47,18 @@ public struct Middleware: Sendable {
         }
     }
 
+    /// Whether `key` is one a ``duration(from:to:)`` middleware adds (`durationOpenedCompleted`),
+    /// in any case, so that capitalised keys (`Durationopenedcompleted`) count too.
+    public static func isDurationKey(_ key: AttributeKey) -> Bool {
+        let name = key.rawValue.lowercased()
+        guard name.hasPrefix("duration") else { return false }
+        let statuses = name.dropFirst("duration".count)
+        return SessionStatus.allCases.contains { first in
+            statuses.hasPrefix(first.rawValue)
+                && SessionStatus(rawValue: String(statuses.dropFirst(first.rawValue.count))) != nil
+        }
+    }
+
     /// Skips events whose `category` attribute is `category`.
     public static func skipCategory(_ category: String) -> Middleware {
         Middleware { event in event.attributes[.category] == .string(category) ? nil : event }

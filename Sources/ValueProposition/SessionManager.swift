@@ -118,7 +118,7 @@ public struct SessionManager: Sendable {
         attributes[.sessionId] = .string(app)
         return ValuePropositionEvent(
             timestamp: timestamp, app: app, name: session.name, attributes: attributes, sessionID: session.id,
-            status: session.status)
+            valuePropositionAttributes: session.attributes, status: session.status)
     }
 }
 

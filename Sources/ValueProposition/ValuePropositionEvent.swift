@@ -15,6 +15,8 @@ public struct ValuePropositionEvent: Hashable, Sendable {
     public var attributes: Attributes
     /// The session's id.
     public var sessionID: String
+    /// The value proposition's own attributes (those that identify it).
+    public var valuePropositionAttributes: Attributes
     /// The status the session reached.
     public var status: SessionStatus
     /// For the first event of a session restored after the app came back, the id it had before.
@@ -22,13 +24,14 @@ public struct ValuePropositionEvent: Hashable, Sendable {
 
     public init(
         timestamp: Timestamp, app: String, name: String, attributes: Attributes, sessionID: String,
-        status: SessionStatus, restoredFrom: String? = nil
+        valuePropositionAttributes: Attributes = [:], status: SessionStatus, restoredFrom: String? = nil
     ) {
         self.timestamp = timestamp
         self.app = app
         self.name = name
         self.attributes = attributes
         self.sessionID = sessionID
+        self.valuePropositionAttributes = valuePropositionAttributes
         self.status = status
         self.restoredFrom = restoredFrom
     }

@@ -16,14 +16,10 @@ enum InputReader {
                 try reader.forEachEntry { entry in
                     report.records += 1
                     switch entry {
-                    case .record(.avt(let record), let line):
+                    case .record(let record, let line) where record.isReplayed:
                         report.replayed += 1
                         replayer.add(record, at: SourcePosition(fileRank: rank, line: line))
-                    case .record(.vp, _):
-                        report.unsupported[.vp, default: 0] += 1
-                    case .record(.app, _):
-                        report.unsupported[.app, default: 0] += 1
-                    case .record(.marconi, _):
+                    case .record(.avt, _), .record(.vp, _), .record(.app, _), .record(.marconi, _):
                         report.unsupported[.marconi, default: 0] += 1
                     case .rejected(let rejection):
                         report.problems.append(.line(rejection))
@@ -42,5 +38,13 @@ enum InputReader {
         var info = stat()
         guard path != "-", stat(path, &info) == 0 else { return 0 }
         return Int64(info.st_size)
+    }
+}
+
+extension Record {
+    /// Whether this version replays records of this type.
+    fileprivate var isReplayed: Bool {
+        if case .marconi = self { return false }
+        return true
     }
 }

@@ -14,8 +14,8 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Reads gzipped or plain JSON Lines event logs (- for standard input), replays each \
             instrument's records in time order through the OpenAVT hub and metricalc, and writes \
-            playbacks.csv, metrics.influx, metrics.graphite and rejects.jsonl (and events.jsonl \
-            with --trace) into the output folder, each file whole or not at all. The same logs, \
+            playbacks.csv, vp_sessions.csv, metrics.influx, metrics.graphite and rejects.jsonl (and \
+            events.jsonl with --trace) into the output folder, each file whole or not at all. The same logs, \
             in any order, always give the same bytes.
 
             Exit status: 0 when every line was replayed, 1 when some input was skipped (see \
@@ -26,6 +26,7 @@ struct ReplayCommand: ParsableCommand {
               avt-replay --out /var/reports/2025-11-20 --quiet logs/2025112*.jsonl.gz
               avt-replay --trace --trace-rejected --out expected/ recorded/*.jsonl.gz
               zcat today.jsonl.gz | avt-replay --hub core -
+              avt-replay --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen logs/*.gz
             """
     )
 
@@ -46,6 +47,20 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(name: .long, help: "The first part of metric names (Graphite path nodes, InfluxDB measurement).")
     var prefix: String = "avt"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Add the milliseconds between two statuses to value-proposition events that have both, as durationFromTo.",
+            valueName: "from:to"))
+    var vpDuration: [DurationOption] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A value-proposition middleware: duration:FROM:TO, capitalise-keys, skip-category:CAT or skip-name:N[,N]; prefix trace= or metrics= for one output. Applied in order, after --vp-duration.",
+            valueName: "[output=]spec"))
+    var vpMiddleware: [MiddlewareOption] = []
 
     @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
     var quiet = false
@@ -83,13 +98,16 @@ struct ReplayCommand: ParsableCommand {
     private func execute() -> ExitStatus {
         let clock = ContinuousClock()
         let started = clock.now
-        let options = ReplayOptions(hub: hub, includeTrace: trace || traceRejected, includeRejected: traceRejected)
+        let options = ReplayOptions(
+            hub: hub, includeTrace: trace || traceRejected, includeRejected: traceRejected,
+            middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware))
         var replayer = Replayer(options: options)
         let input = InputReader.read(Self.inputOrder(files), into: &replayer)
         let result = replayer.finish()
         let reports = MetricsReport(prefix: prefix)
         var outputs: [(String, [UInt8])] = [
             ("playbacks.csv", PlaybacksReport.encode(result.playbacks)),
+            ("vp_sessions.csv", VPSessionsReport.encode(result.vpSessions)),
             ("metrics.influx", reports.influx(result.points)),
             ("metrics.graphite", reports.graphite(result.points)),
             ("rejects.jsonl", input.encodedRejects()),

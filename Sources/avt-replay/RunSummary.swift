@@ -26,9 +26,12 @@ struct RunSummary {
             parts.append("\(count(input.damagedFiles, "file")) not read to the end")
         }
         parts[parts.count - 1] += ";"
-        parts.append(
-            "\(count(result.playbacks.count, "playback")) from \(count(result.instruments, "instrument"))"
-                + " written to \(outputFolder)/;")
+        var replayed = ["\(count(result.playbacks.count, "playback")) from \(count(result.instruments, "instrument"))"]
+        if result.apps > 0 {
+            replayed.append(
+                "\(count(result.vpSessions.count, "value-proposition session")) from \(count(result.apps, "app"))")
+        }
+        parts.append(replayed.joined(separator: ", ") + " written to \(outputFolder)/;")
         let rate = seconds > 0 ? Double(input.records) / seconds : 0
         parts.append(String(format: "%.2f s, %.0f records/s.", seconds, rate))
         return parts.joined(separator: " ")

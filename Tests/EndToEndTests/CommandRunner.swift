@@ -17,7 +17,7 @@ struct CommandRunner {
         .deletingLastPathComponent().appendingPathComponent("avt-replay")
 
     /// The README's main command's arguments, without the input files.
-    static let mainArguments = ["--trace", "--trace-rejected"]
+    static let mainArguments = ["--trace", "--trace-rejected", "--vp-duration", "open:complete"]
 
     /// The bundled sample logs, by name.
     static var samples: [String] {

@@ -7,7 +7,9 @@ import Testing
 /// `RECORD_GOLDEN=1`, which copies its output over `reports/` and fails), then review
 /// `git diff reports/`.
 struct SampleReplayTests {
-    static let reportFiles = ["playbacks.csv", "metrics.influx", "metrics.graphite", "events.jsonl", "rejects.jsonl"]
+    static let reportFiles = [
+        "playbacks.csv", "vp_sessions.csv", "metrics.influx", "metrics.graphite", "events.jsonl", "rejects.jsonl",
+    ]
 
     @Test func samplesReproduceTheCommittedReports() throws {
         let out = try CommandRunner.makeTemporaryFolder()

@@ -11,7 +11,7 @@ struct ReplayQuirkTests {
                 avt(1_000, "MediaRequest"), avt(1_100, "StreamLoad"), avt(1_500, "Start"), avt(5_000, "End"),
                 avt(6_000, "MediaRequest"), avt(6_100, "StreamLoad"), avt(6_400, "Start"), avt(9_000, "Stop"),
             ], trace: true, rejected: true)
-        let rejected = result.trace.filter { $0.rejection != nil }.map(\.event.action.name)
+        let rejected = result.avtTrace.filter { $0.rejection != nil }.map(\.event.action.name)
         #expect(rejected == ["MediaRequest", "StreamLoad"])
         // StartTime of the second playback still counts from the first accepted MediaRequest.
         #expect(result.playbacks.map(\.startTime) == [500, 5_400])
@@ -27,7 +27,7 @@ struct ReplayQuirkTests {
                 avt(4_000, "PauseBegin"),  // rejected: not started any more
                 avt(5_000, "Start"),
             ], trace: true, rejected: true)
-        let outcomes = result.trace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
+        let outcomes = result.avtTrace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
         #expect(
             outcomes == [
                 "StreamLoad:ok", "Start:ok", "End:ok", "PauseFinish:not started", "PauseBegin:not started", "Start:ok",
@@ -40,7 +40,7 @@ struct ReplayQuirkTests {
                 avt(1_000, "StreamLoad"), avt(1_200, "Start"),
                 avt(2_000, "AdBreakBegin", tracker: 1), avt(2_100, "End"), avt(2_200, "Stop"),
             ], trace: true, rejected: true)
-        let outcomes = result.trace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
+        let outcomes = result.avtTrace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
         #expect(outcomes.suffix(2) == ["End:End inside an ad break", "Stop:ok"])
     }
 
@@ -53,7 +53,7 @@ struct ReplayQuirkTests {
                 avt(8_000, "AdFinish", tracker: 1), avt(8_000, "AdBreakFinish", tracker: 1),
                 avt(9_000, "PauseBegin"), avt(9_500, "PauseFinish"), avt(10_000, "End"),
             ], trace: true)
-        let end = result.trace.last?.event
+        let end = result.avtTrace.last?.event
         #expect(end?[.accumPauseTime] == 500)
         #expect(result.playbacks.first?.pauseTime == 500)
         #expect(result.playbacks.first?.ads == 1)
@@ -83,7 +83,7 @@ struct ReplayQuirkTests {
                 avt(1_000, "StreamLoad"), avt(1_200, "Start"), avt(2_000, "PauseBegin"),
                 avt(3_000, "PauseFinish", attributes: ["timeSincePauseBegin": "soon"]), avt(4_000, "End"),
             ], trace: true)
-        #expect(result.trace.last?.event[.accumPauseTime] == 0)
+        #expect(result.avtTrace.last?.event[.accumPauseTime] == 0)
     }
 
     @Test func deltaPlayTimeCountsFromTheLastEventOfAnyTracker() {
@@ -94,7 +94,7 @@ struct ReplayQuirkTests {
             ], trace: true)
         // The ads tracker never started, so its Ping has no deltaPlayTime, yet it restarts the
         // count: the content's next Ping gets 1000, and the 800 ms before the ad Ping are lost.
-        #expect(result.trace.map { $0.event[.deltaPlayTime] } == [nil, nil, nil, 1_000])
+        #expect(result.avtTrace.map { $0.event[.deltaPlayTime] } == [nil, nil, nil, 1_000])
         #expect(result.playbacks.first?.playTime == 1_000)
     }
 
@@ -105,7 +105,7 @@ struct ReplayQuirkTests {
                 avt(1_200, "Start", attributes: ["isAdsTracker": false, "position": 10]),
                 avt(2_000, "AdBreakBegin", tracker: 1, attributes: ["isAdsTracker": true, "adRoll": "mid"]),
             ], trace: true)
-        #expect(result.trace.last?.event[.position] == 10)
+        #expect(result.avtTrace.last?.event[.position] == 10)
     }
 }
 
@@ -122,7 +122,7 @@ struct ReplayOrderTests {
         var generator = SplitMix(seed: UInt64(seed))
         shuffled.shuffle(using: &generator)
         var replayer = Replayer(options: ReplayOptions(includeTrace: true))
-        for (record, position) in shuffled { replayer.add(record, at: position) }
+        for (record, position) in shuffled { replayer.add(.avt(record), at: position) }
         let reference = replay(records, trace: true)
         let result = replayer.finish()
         #expect(result.trace == reference.trace)
@@ -132,16 +132,16 @@ struct ReplayOrderTests {
 
     @Test func equalTimesKeepFileThenLineOrder() {
         var replayer = Replayer(options: ReplayOptions(includeTrace: true, includeRejected: true))
-        replayer.add(avt(1_000, "StreamLoad"), at: SourcePosition(fileRank: 0, line: 1))
-        replayer.add(avt(2_000, "Start"), at: SourcePosition(fileRank: 1, line: 1))
-        replayer.add(avt(2_000, "PauseBegin"), at: SourcePosition(fileRank: 0, line: 9))
-        let actions = replayer.finish().trace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
+        replayer.add(.avt(avt(1_000, "StreamLoad")), at: SourcePosition(fileRank: 0, line: 1))
+        replayer.add(.avt(avt(2_000, "Start")), at: SourcePosition(fileRank: 1, line: 1))
+        replayer.add(.avt(avt(2_000, "PauseBegin")), at: SourcePosition(fileRank: 0, line: 9))
+        let actions = replayer.finish().avtTrace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
         #expect(actions == ["StreamLoad:ok", "PauseBegin:not started", "Start:ok"])
     }
 
     @Test func outputsInterleaveInstrumentsByTime() {
         let result = replay(records, trace: true)
-        #expect(result.trace.map(\.instrument) == ["j", "i", "j", "i", "i", "j", "i", "i"])
+        #expect(result.avtTrace.map(\.instrument) == ["j", "i", "j", "i", "i", "j", "i", "i"])
     }
 }
 
@@ -158,7 +158,7 @@ func avt(
 func replay(_ records: [AVTRecord], hub: HubKind = .ads, trace: Bool = false, rejected: Bool = false) -> ReplayResult {
     var replayer = Replayer(options: ReplayOptions(hub: hub, includeTrace: trace, includeRejected: rejected))
     for (index, record) in records.enumerated() {
-        replayer.add(record, at: SourcePosition(fileRank: 0, line: index + 1))
+        replayer.add(.avt(record), at: SourcePosition(fileRank: 0, line: index + 1))
     }
     return replayer.finish()
 }
@@ -173,5 +173,15 @@ struct SplitMix: RandomNumberGenerator {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+extension ReplayResult {
+    /// The OpenAVT lines of the trace.
+    var avtTrace: [TraceEntry] {
+        trace.compactMap {
+            if case .avt(let entry) = $0 { return entry }
+            return nil
+        }
     }
 }

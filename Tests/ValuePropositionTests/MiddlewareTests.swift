@@ -61,3 +61,13 @@ struct MiddlewareTests {
         #expect(chain.apply(to: event(name: "Skipped", [:])) == nil)
     }
 }
+
+struct DurationKeyTests {
+    @Test(arguments: [
+        ("durationOpenedCompleted", true), ("Durationopenedcompleted", true), ("durationStartedPaused", true),
+        ("duration", false), ("durationOpened", false), ("durationOpenedLater", false), ("videoDuration", false),
+    ])
+    func durationKeysAreTheOnesTheMiddlewareAdds(key: String, expected: Bool) {
+        #expect(Middleware.isDurationKey(AttributeKey(key)) == expected)
+    }
+}

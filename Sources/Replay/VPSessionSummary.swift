@@ -1,0 +1,123 @@
+import EventModel
+import ValueProposition
+
+/// One row of `vp_sessions.csv`: one value-proposition session (one session id).
+public struct VPSessionSummary: Hashable, Sendable {
+    /// How a session ended.
+    public enum Outcome: String, Hashable, Sendable {
+        case completed
+        case canceled
+        /// The log ended first.
+        case open
+    }
+
+    public var app: String
+    public var name: String
+    public var sessionID: String
+    /// The identifying attributes.
+    public var attributes: Attributes
+    /// The first `opened`.
+    public var openedTimestamp: Timestamp
+    /// The time of the `complete`, `cancel` or `willResignActive`; `nil` while open.
+    public var endTimestamp: Timestamp?
+    public var outcome: Outcome = .open
+    /// The trigger of the event that ended it.
+    public var endTrigger: String?
+    /// The first `started`.
+    public var firstStartedTimestamp: Timestamp?
+    /// Milliseconds spent started.
+    public var activeTime: Int64 = 0
+    /// Milliseconds spent paused.
+    public var pausedTime: Int64 = 0
+    /// Entries into paused, a restore into paused included.
+    public var pauses: Int64 = 0
+    /// Prohibited status changes asked of this session.
+    public var prohibitedChanges: Int64 = 0
+    /// For a session restored after the app came back, the id it had before.
+    public var restoredFrom: String?
+    /// (`endTimestamp`, or the app's last record) − `openedTimestamp`.
+    public var duration: Int64 = 0
+
+    /// `firstStartedTimestamp` − `openedTimestamp`, or `nil` if it never started.
+    public var timeToStart: Int64? {
+        firstStartedTimestamp.map { $0.milliseconds(since: openedTimestamp) }
+    }
+
+    public init(app: String, name: String, sessionID: String, attributes: Attributes, openedTimestamp: Timestamp) {
+        self.app = app
+        self.name = name
+        self.sessionID = sessionID
+        self.attributes = attributes
+        self.openedTimestamp = openedTimestamp
+    }
+}
+
+/// Builds the ``VPSessionSummary`` rows of one app from the session manager's outputs, in replay order.
+struct VPSessionRecorder {
+    private var rows: [VPSessionSummary] = []
+    private var index: [String: Int] = [:]
+    /// The status each open session is in, and since when.
+    private var current: [String: (status: SessionStatus, since: Timestamp)] = [:]
+
+    mutating func record(_ output: SessionOutput) {
+        switch output {
+        case .event(let event):
+            let row: Int
+            if let known = index[event.sessionID] {
+                row = known
+            } else {
+                row = rows.count
+                index[event.sessionID] = row
+                var summary = VPSessionSummary(
+                    app: event.app, name: event.name, sessionID: event.sessionID,
+                    attributes: event.valuePropositionAttributes,
+                    openedTimestamp: event.timestamp)
+                summary.restoredFrom = event.restoredFrom
+                rows.append(summary)
+            }
+            if let (status, since) = current[event.sessionID] {
+                rows[row].addTime(in: status, from: since, to: event.timestamp)
+            }
+            current[event.sessionID] = (event.status, event.timestamp)
+            switch event.status {
+            case .opened:
+                break
+            case .started:
+                if rows[row].firstStartedTimestamp == nil { rows[row].firstStartedTimestamp = event.timestamp }
+            case .paused:
+                rows[row].pauses += 1
+            case .completed, .canceled:
+                rows[row].endTimestamp = event.timestamp
+                rows[row].outcome = event.status == .completed ? .completed : .canceled
+                rows[row].endTrigger = event.attributes[.trigger]?.string
+                rows[row].duration = event.timestamp.milliseconds(since: rows[row].openedTimestamp)
+                current[event.sessionID] = nil
+            }
+        case .error(let error):
+            if let sessionID = error.sessionID, let row = index[sessionID] {
+                rows[row].prohibitedChanges += 1
+            }
+        }
+    }
+
+    /// The rows, with the sessions still open counted up to the app's last record.
+    func finish(lastRecord: Timestamp) -> [VPSessionSummary] {
+        var finished = rows
+        for (sessionID, (status, since)) in current {
+            guard let row = index[sessionID] else { continue }
+            finished[row].addTime(in: status, from: since, to: lastRecord)
+            finished[row].duration = lastRecord.milliseconds(since: finished[row].openedTimestamp)
+        }
+        return finished
+    }
+}
+
+extension VPSessionSummary {
+    fileprivate mutating func addTime(in status: SessionStatus, from start: Timestamp, to end: Timestamp) {
+        switch status {
+        case .started: activeTime += end.milliseconds(since: start)
+        case .paused: pausedTime += end.milliseconds(since: start)
+        default: break
+        }
+    }
+}
