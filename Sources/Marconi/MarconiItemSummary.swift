@@ -1,0 +1,52 @@
+import EventModel
+
+/// One row of `marconi_items.csv`: the listening of one item (one `meta` value) on one player.
+///
+/// ``MarconiPlayerReplay`` builds these; see it for when an item starts and ends and what
+/// its times hold. Times are integer milliseconds of record time.
+public struct MarconiItemSummary: Hashable, Sendable {
+    /// The player instance.
+    public var player: String
+    /// The item's meta, as the state that started the item carried it.
+    public var meta: Attributes
+    /// The time of the record that started the item.
+    public var firstTimestamp: Timestamp
+    /// The time the item ended: the record that started the next item, the record that
+    /// entered an error, or, for the item still current at the end, the player's last record.
+    public var lastTimestamp: Timestamp
+    /// Buffering time given to the item: the buffering held when playing was entered with the
+    /// item current (initial buffering and rebuffers).
+    public var bufferingTime: Int64 = 0
+    /// Time spent in `startPlaying` or `continuePlaying` while the item was current.
+    public var playingTime: Int64 = 0
+    /// The largest accepted progress in seconds, or `nil` when no progress was accepted.
+    public var maxProgress: Double?
+    /// Accepted `trackChanged` events whose resulting state belongs to the item.
+    public var trackChanges: Int64 = 0
+    /// Accepted errors counted on the item: the one that ended it, and those caught while no
+    /// item was current before it started.
+    public var errors: Int64 = 0
+
+    /// Creates an item that starts at `timestamp`, with nothing counted yet.
+    public init(player: String, meta: Attributes, firstTimestamp: Timestamp) {
+        self.player = player
+        self.meta = meta
+        self.firstTimestamp = firstTimestamp
+        self.lastTimestamp = firstTimestamp
+    }
+
+    /// The meta's `title`, as text; `nil` when absent.
+    public var title: String? { text(.title) }
+    /// The meta's `artist`, as text; `nil` when absent.
+    public var artist: String? { text("artist") }
+    /// The meta's `station`, as text; `nil` when absent.
+    public var station: String? { text("station") }
+    /// The meta's `kind` (`live` or `digital`), as text; `nil` when absent.
+    public var kind: String? { text("kind") }
+
+    /// A meta value as text: a string as it is, a number or Boolean in its usual form
+    /// (`42`, `1.5`, `true`).
+    private func text(_ key: AttributeKey) -> String? {
+        meta[key]?.description
+    }
+}

@@ -1,1 +1,0 @@
-// The Marconi player state machine (in progress).
