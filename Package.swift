@@ -17,14 +17,21 @@ let package = Package(
         .library(name: "ReportEncoding", targets: ["ReportEncoding"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         .target(name: "EventModel"),
         .target(name: "OpenAVT", dependencies: ["EventModel"]),
         .target(name: "ValueProposition", dependencies: ["EventModel"]),
         .target(name: "Marconi", dependencies: ["EventModel"]),
-        .target(name: "Replay", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi"]),
+        .target(
+            name: "Replay",
+            dependencies: [
+                "EventModel", "OpenAVT", "ValueProposition", "Marconi",
+                .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
         .target(
             name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay"]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
@@ -47,7 +54,7 @@ let package = Package(
                 "EventModel", "EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Replay"]),
+        .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Marconi", "Replay"]),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
         .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),
         .testTarget(name: "ValuePropositionTests", dependencies: ["ValueProposition"]),

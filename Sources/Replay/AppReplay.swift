@@ -32,8 +32,8 @@ struct AppReplay {
     private(set) var points: [MetricPoint] = []
     private(set) var lastRecord: Timestamp?
 
-    init(app: String, options: ReplayOptions) {
-        manager = SessionManager(app: app)
+    init(app: String, scope: String, options: ReplayOptions) {
+        manager = SessionManager(app: app, scope: scope)
         self.options = options
     }
 

@@ -7,11 +7,11 @@ public enum HubKind: String, CaseIterable, Sendable {
     /// ``HubCore``: content only.
     case core
 
-    /// A new hub of this kind.
-    public func makeHub() -> any Hub {
+    /// A new hub of this kind, deriving its ids with `idGenerator`.
+    public func makeHub(idGenerator: any IDGenerator = SequentialIDGenerator()) -> any Hub {
         switch self {
-        case .ads: return HubCoreAds()
-        case .core: return HubCore()
+        case .ads: return HubCoreAds(idGenerator: idGenerator)
+        case .core: return HubCore(idGenerator: idGenerator)
         }
     }
 }

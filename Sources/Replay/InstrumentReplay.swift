@@ -10,11 +10,13 @@ struct InstrumentReplay {
     private(set) var points: [MetricPoint] = []
     private let options: ReplayOptions
 
-    /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording.
-    init(id: String, maxTracker: TrackerID, options: ReplayOptions) {
+    /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording;
+    /// its ids are scoped with `scope`.
+    init(id: String, scope: String, maxTracker: TrackerID, options: ReplayOptions) {
         self.options = options
         instrument = Instrument(
-            id: id, hub: options.hub.makeHub(), metricalc: MetricalcCore(), backend: SilentBackend())
+            id: id, hub: options.hub.makeHub(idGenerator: SequentialIDGenerator(scope: scope)),
+            metricalc: MetricalcCore(), backend: SilentBackend())
         playbacks = PlaybackRecorder(instrument: id)
         for _ in 0...max(0, maxTracker) {
             let tracker = ReplayTracker()

@@ -45,6 +45,8 @@ public struct PlaybackSummary: Hashable, Sendable {
     public var endAction: String?
     /// Whether any event of the playback was not an ad action.
     public var hasContentEvents = false
+    /// Whether the playback had not ended when its instrument's session timed out.
+    public var timedOut = false
 
     /// Creates an empty summary.
     public init(instrument: String, tracker: TrackerID, playbackID: String, firstTimestamp: Timestamp) {

@@ -10,15 +10,21 @@ public struct ReplayOptions: Sendable {
     public var includeRejected: Bool
     /// The middlewares value-proposition events pass through on their way to the outputs.
     public var middlewares: MiddlewareChains
+    /// Milliseconds of log time without a record after which a session closes.
+    public var sessionTimeout: Int64
+
+    /// The default session timeout: 30 minutes, as analytics tools close a view.
+    public static let defaultSessionTimeout: Int64 = 30 * 60 * 1000
 
     public init(
         hub: HubKind = .ads, includeTrace: Bool = false, includeRejected: Bool = false,
-        middlewares: MiddlewareChains = MiddlewareChains()
+        middlewares: MiddlewareChains = MiddlewareChains(), sessionTimeout: Int64 = ReplayOptions.defaultSessionTimeout
     ) {
         self.hub = hub
         self.includeTrace = includeTrace
         self.includeRejected = includeRejected
         self.middlewares = middlewares
+        self.sessionTimeout = sessionTimeout
     }
 }
 

@@ -1,4 +1,5 @@
 import EventModel
+import Marconi
 import OpenAVT
 import ValueProposition
 
@@ -8,6 +9,8 @@ public enum TraceLine: Hashable, Sendable {
     case avt(TraceEntry)
     /// A value-proposition event (after the trace's middlewares) or a non-fatal error.
     case vp(SessionOutput)
+    /// A Marconi player's change of state or payload.
+    case marconi(MarconiStateChange)
 
     /// When it happened.
     public var timestamp: Timestamp {
@@ -15,6 +18,7 @@ public enum TraceLine: Hashable, Sendable {
         case .avt(let entry): return entry.event.timestamp
         case .vp(.event(let event)): return event.timestamp
         case .vp(.error(let error)): return error.timestamp
+        case .marconi(let change): return change.timestamp
         }
     }
 }

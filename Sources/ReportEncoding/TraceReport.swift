@@ -1,4 +1,5 @@
 import EventModel
+import Marconi
 import OpenAVT
 import Replay
 import ValueProposition
@@ -13,6 +14,9 @@ import ValueProposition
 ///   Tentacles reports, after the trace's middlewares; a non-fatal error:
 ///   `{"ts":…,"type":"vp","app":…,"name":…,"error":"prohibitedStatusChange","status":"opened","action":"pause"}`
 ///   (`initialActionNeedsToBeOpen` has no `status`).
+/// - Marconi: `{"ts":…,"type":"marconi","player":…,"state":"startPlaying","meta":{…},"trackChanged":false}`,
+///   with the state's payload: `meta` and `trackChanged` for `startPlaying`, `meta` and
+///   `progress` for `continuePlaying`, `description` (a string or `null`) for `error`.
 public enum TraceReport {
     /// The whole file.
     public static func encode(_ trace: [TraceLine]) -> [UInt8] {
@@ -26,6 +30,7 @@ public enum TraceReport {
             case .avt(let entry): encode(entry, with: &json, into: &buffer)
             case .vp(.event(let event)): encode(event, with: &json, into: &buffer)
             case .vp(.error(let error)): encode(error, with: &json, into: &buffer)
+            case .marconi(let change): encode(change, with: &json, into: &buffer)
             }
             json.endObject(into: &buffer)
             json.endLine(into: &buffer)
@@ -78,6 +83,22 @@ public enum TraceReport {
             field("action", action.rawValue, &json, &buffer)
         case .initialActionNeedsToBeOpen(let action):
             field("action", action.rawValue, &json, &buffer)
+        }
+    }
+
+    private static func encode(_ change: MarconiStateChange, with json: inout JSONWriter, into buffer: inout [UInt8]) {
+        field("type", "marconi", &json, &buffer)
+        field("player", change.player, &json, &buffer)
+        field("state", change.stateName, &json, &buffer)
+        for payload in change.payload {
+            json.key(payload.name, into: &buffer)
+            switch payload {
+            case .meta(let meta): json.attributes(meta, into: &buffer)
+            case .trackChanged(let changed): json.bool(changed, into: &buffer)
+            case .progress(let progress): json.double(progress, into: &buffer)
+            case .description(let description):
+                if let description { json.string(description, into: &buffer) } else { json.null(into: &buffer) }
+            }
         }
     }
 

@@ -18,17 +18,21 @@ import EventModel
 /// Decided here: a remembered session whose value proposition was opened again while the app
 /// was in the background is not restored (the newer session stays).
 ///
-/// Session ids are derived: `<app>:v<n>`, counting the sessions of the app from 1.
+/// Session ids are derived: `<app>:v<n>`, counting the sessions of the app from 1, or
+/// `<app>:<scope>:v<n>` with a scope.
 public struct SessionManager: Sendable {
     /// The app session.
     public let app: String
+    /// Put between the app and the counter in session ids, if not `nil`.
+    public let scope: String?
     private var open: [(key: ValuePropositionKey, session: Session)] = []
     private var remembered: [(key: ValuePropositionKey, session: Session)] = []
     private var sessionsMade = 0
 
     /// Creates the manager of an app session with nothing open.
-    public init(app: String) {
+    public init(app: String, scope: String? = nil) {
         self.app = app
+        self.scope = scope
     }
 
     /// The open sessions, in the order they were opened.
@@ -100,7 +104,7 @@ public struct SessionManager: Sendable {
 
     private mutating func makeID() -> String {
         sessionsMade += 1
-        return app + ":v" + String(sessionsMade)
+        return (scope.map { app + ":" + $0 } ?? app) + ":v" + String(sessionsMade)
     }
 
     /// The event Tentacles reports for the session's current status.

@@ -1,7 +1,6 @@
 import Foundation
 
-/// Writes files whole or not at all: into a temporary file beside the target, flushed to
-/// disk, then renamed over it, so a run that dies leaves the previous file in place.
+/// Writing files whole or not at all (see ``ReportWriter``), and making folders.
 enum AtomicFile {
     struct WriteError: Error, CustomStringConvertible {
         var path: String
@@ -9,30 +8,11 @@ enum AtomicFile {
         var description: String { "cannot write \(path): \(reason)" }
     }
 
+    /// Writes `bytes` to a temporary file beside `path`, flushed to disk, then renamed over it.
     static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
-        let temporary = path + ".tmp-" + String(getpid())
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw WriteError(path: path, reason: String(cString: strerror(errno))) }
-        var written = 0
-        var failure: String?
-        bytes.withUnsafeBytes { raw in
-            while written < raw.count, let base = raw.baseAddress {
-                let count = Foundation.write(descriptor, base + written, raw.count - written)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                written += count
-            }
-        }
-        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-        close(descriptor)
-        if failure == nil && rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw WriteError(path: path, reason: failure)
-        }
+        let writer = try ReportWriter(path: path)
+        writer.append(bytes)
+        try writer.commit()
     }
 
     /// Creates a directory and its parents, like `mkdir -p`.

@@ -10,6 +10,8 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// The reports could not be written.
     case outputFailed = 3
+    /// `--strict` or `--max-rejects` refused the input; no reports were written.
+    case inputFailed = 4
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 }

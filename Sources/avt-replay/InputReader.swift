@@ -3,48 +3,87 @@ import EventModel
 import Foundation
 import Replay
 
-/// Reads input files into a replayer, keeping every good record and noting every problem.
-enum InputReader {
-    /// Reads `paths` in the order given (their rank breaks ties between equal times).
-    static func read(_ paths: [String], into replayer: inout Replayer) -> InputReport {
-        var report = InputReport()
-        for (rank, path) in paths.enumerated() {
-            report.files += 1
-            report.bytes += fileSize(path)
-            do {
-                let reader = try EventLogReader(path: path)
-                try reader.forEachEntry { entry in
-                    report.records += 1
-                    switch entry {
-                    case .record(let record, let line) where record.isReplayed:
-                        report.replayed += 1
-                        replayer.add(record, at: SourcePosition(fileRank: rank, line: line))
-                    case .record(.avt, _), .record(.vp, _), .record(.app, _), .record(.marconi, _):
-                        report.unsupported[.marconi, default: 0] += 1
-                    case .rejected(let rejection):
-                        report.problems.append(.line(rejection))
-                    }
-                }
-            } catch let error as EventLogError {
-                report.problems.append(.file(name: error.file, message: error.message))
-            } catch {
-                report.problems.append(.file(name: LineReader.displayName(for: path), message: "\(error)"))
-            }
+/// Reads input files into the replay engine, keeping every good record and noting every problem.
+struct InputReader {
+    /// How many problems are printed before the rest are only counted.
+    static let problemsShown = 10
+
+    var engine: ReplayEngine
+    let reports: ReportSet
+    let quiet: Bool
+    let rejectLimit: RejectLimit?
+    var counts = RunCounts()
+    /// Files with more rejected lines than `rejectLimit` allows.
+    var filesOverLimit: [String] = []
+
+    /// Adds one record and writes the reports of the sessions it closed.
+    mutating func add(_ record: Record, at position: SourcePosition) {
+        for report in engine.add(record, at: position) {
+            counts.count(report)
+            reports.write(report)
         }
-        return report
     }
 
-    private static func fileSize(_ path: String) -> Int64 {
+    /// Reads `path`; its rank among the inputs breaks ties between equal times.
+    mutating func read(_ path: String, rank: Int) {
+        counts.files += 1
+        let name = LineReader.displayName(for: path)
+        if let problem = Self.precheck(path) {
+            note(.file(name: name, message: problem))
+            return
+        }
+        counts.bytes += Self.fileSize(path)
+        var lines = 0
+        var rejected = 0
+        do {
+            let reader = try EventLogReader(path: path)
+            try reader.forEachEntry { entry in
+                counts.records += 1
+                lines += 1
+                switch entry {
+                case .record(let record, let line):
+                    counts.replayed += 1
+                    add(record, at: SourcePosition(fileRank: rank, line: line))
+                case .rejected(let rejection):
+                    rejected += 1
+                    note(.line(rejection))
+                }
+            }
+        } catch let error as EventLogError {
+            note(.file(name: error.file, message: error.message))
+        } catch {
+            note(.file(name: name, message: "\(error)"))
+        }
+        if let rejectLimit, rejectLimit.isExceeded(rejected: rejected, of: lines) {
+            filesOverLimit.append(name)
+        }
+    }
+
+    /// Counts a problem, writes it to `rejects.jsonl` and prints the first few.
+    mutating func note(_ problem: InputProblem) {
+        switch problem {
+        case .line: counts.rejectedLines += 1
+        case .file: counts.damagedFiles += 1
+        }
+        reports.write(problem)
+        guard !quiet else { return }
+        if counts.problems <= Self.problemsShown {
+            printError("avt-replay: \(problem.message)")
+        }
+    }
+
+    /// A reason not to read a file at all: a `.gz` file that is not gzip.
+    static func precheck(_ path: String) -> String? {
+        guard path != "-", path.hasSuffix(".gz"), let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let magic = (try? handle.read(upToCount: 2)) ?? Data()
+        if magic.isEmpty || magic == Data([0x1F, 0x8B]) { return nil }
+        return "not a gzip file (it has a .gz name but no gzip header); skipped"
+    }
+
+    static func fileSize(_ path: String) -> Int64 {
         var info = stat()
         guard path != "-", stat(path, &info) == 0 else { return 0 }
         return Int64(info.st_size)
-    }
-}
-
-extension Record {
-    /// Whether this version replays records of this type.
-    fileprivate var isReplayed: Bool {
-        if case .marconi = self { return false }
-        return true
     }
 }

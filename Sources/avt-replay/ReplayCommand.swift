@@ -14,16 +14,17 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Reads gzipped or plain JSON Lines event logs (- for standard input), replays each \
             instrument's records in time order through the OpenAVT hub and metricalc, and writes \
-            playbacks.csv, vp_sessions.csv, metrics.influx, metrics.graphite and rejects.jsonl (and \
-            events.jsonl with --trace) into the output folder, each file whole or not at all. The same logs, \
+            playbacks.csv, vp_sessions.csv, marconi_items.csv, metrics.influx, metrics.graphite and \
+            rejects.jsonl (and events.jsonl with --trace) into the output folder, each file whole or not at all. The same logs, \
             in any order, always give the same bytes.
 
             Exit status: 0 when every line was replayed, 1 when some input was skipped (see \
-            rejects.jsonl), 2 for a usage error, 3 when the reports could not be written.
+            rejects.jsonl), 2 for a usage error, 3 when the reports could not be written, 4 when \
+            --strict or --max-rejects refused the input (no reports written).
 
             Examples:
               avt-replay logs/*.jsonl.gz
-              avt-replay --out /var/reports/2025-11-20 --quiet logs/2025112*.jsonl.gz
+              avt-replay --out /var/reports/2025-11-20 --state /var/lib/avt/open.state --quiet logs/20251120*.jsonl.gz
               avt-replay --trace --trace-rejected --out expected/ recorded/*.jsonl.gz
               zcat today.jsonl.gz | avt-replay --hub core -
               avt-replay --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen logs/*.gz
@@ -61,6 +62,30 @@ struct ReplayCommand: ParsableCommand {
             "A value-proposition middleware: duration:FROM:TO, capitalise-keys, skip-category:CAT or skip-name:N[,N]; prefix trace= or metrics= for one output. Applied in order, after --vp-duration.",
             valueName: "[output=]spec"))
     var vpMiddleware: [MiddlewareOption] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Close an instrument, app or player after this long without records, in log time (ms, s, m, h, d).",
+            valueName: "duration"))
+    var sessionTimeout = DurationArgument(minutes: 30)
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Keep the sessions still open at the end in FILE, and go on with the ones FILE holds (nightly runs).",
+            valueName: "file"))
+    var state: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fail (exit 4, no reports written) when a file has more rejected lines than this: a count, or a percentage of its lines (5%).",
+            valueName: "n|p%"))
+    var maxRejects: RejectLimit?
+
+    @Flag(name: .long, help: "Fail (exit 4, no reports written) when any input is skipped.")
+    var strict = false
 
     @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
     var quiet = false
@@ -100,47 +125,63 @@ struct ReplayCommand: ParsableCommand {
         let started = clock.now
         let options = ReplayOptions(
             hub: hub, includeTrace: trace || traceRejected, includeRejected: traceRejected,
-            middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware))
-        var replayer = Replayer(options: options)
-        let input = InputReader.read(Self.inputOrder(files), into: &replayer)
-        let result = replayer.finish()
-        let reports = MetricsReport(prefix: prefix)
-        var outputs: [(String, [UInt8])] = [
-            ("playbacks.csv", PlaybacksReport.encode(result.playbacks)),
-            ("vp_sessions.csv", VPSessionsReport.encode(result.vpSessions)),
-            ("metrics.influx", reports.influx(result.points)),
-            ("metrics.graphite", reports.graphite(result.points)),
-            ("rejects.jsonl", input.encodedRejects()),
-        ]
-        if options.includeTrace {
-            outputs.append(("events.jsonl", TraceReport.encode(result.trace)))
+            middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware),
+            sessionTimeout: sessionTimeout.milliseconds)
+        let reports: ReportSet
+        do {
+            reports = try ReportSet(folder: out, withTrace: options.includeTrace, prefix: prefix)
+        } catch {
+            printError("avt-replay: \(error)")
+            return .outputFailed
+        }
+        var reader = InputReader(
+            engine: ReplayEngine(options: options), reports: reports, quiet: quiet, rejectLimit: maxRejects)
+        if let state {
+            do {
+                reader.counts.resumedRecords = try RunState.load(from: state, into: &reader)
+            } catch {
+                printError("avt-replay: \(error)")
+                return .outputFailed
+            }
+        }
+        for (rank, path) in Self.inputOrder(files).enumerated() {
+            reader.read(path, rank: rank)
+        }
+        if state == nil {
+            for report in reader.engine.finish() {
+                reader.counts.count(report)
+                reports.write(report)
+            }
+        } else {
+            reader.counts.savedRecords = reader.engine.openSessionRecords.count
+        }
+        reader.counts.timedOutSessions = reader.engine.timedOutSessions
+        if !quiet && reader.counts.problems > InputReader.problemsShown {
+            printError(
+                "avt-replay: ... and \(reader.counts.problems - InputReader.problemsShown) more (see rejects.jsonl)")
+        }
+        if (strict && reader.counts.problems > 0) || !reader.filesOverLimit.isEmpty {
+            let why =
+                reader.filesOverLimit.isEmpty
+                ? "--strict: \(reader.counts.problems) input problems"
+                : "too many rejected lines in \(reader.filesOverLimit.joined(separator: ", "))"
+            printError("avt-replay: failed (\(why)); no reports were written, the previous ones are unchanged")
+            return .inputFailed
         }
         do {
-            try AtomicFile.makeDirectory(out)
-            for (name, bytes) in outputs {
-                try AtomicFile.write(bytes, to: (out as NSString).appendingPathComponent(name))
-            }
+            try reports.commit()
+            if let state { try RunState.save(reader.engine, to: state) }
         } catch {
             printError("avt-replay: \(error)")
             return .outputFailed
         }
         if !quiet {
-            for problem in input.problems.prefix(Self.problemsShown) {
-                printError("avt-replay: \(problem.message)")
-            }
-            if input.problems.count > Self.problemsShown {
-                printError("avt-replay: ... and \(input.problems.count - Self.problemsShown) more (see rejects.jsonl)")
-            }
-            let seconds =
-                Double((clock.now - started).components.attoseconds) / 1e18
-                + Double((clock.now - started).components.seconds)
-            printError(RunSummary(input: input, result: result, seconds: seconds, outputFolder: out).text)
+            let elapsed = (clock.now - started).components
+            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            printError(RunSummary(counts: reader.counts, seconds: seconds, outputFolder: out, state: state).text)
         }
-        return input.problems.isEmpty ? .success : .inputSkipped
+        return reader.counts.problems == 0 ? .success : .inputSkipped
     }
-
-    /// How many problems are printed before the rest are only counted.
-    static let problemsShown = 10
 
     /// The inputs in replay order: by file name, then by path, each path once.
     static func inputOrder(_ paths: [String]) -> [String] {

@@ -4,35 +4,39 @@ import Replay
 
 /// The paragraph printed on standard error at the end of a run.
 struct RunSummary {
-    var input: InputReport
-    var result: ReplayResult
+    var counts: RunCounts
     var seconds: Double
     var outputFolder: String
+    var state: String?
 
     var text: String {
-        var parts = [
-            "avt-replay: read \(count(input.files, "file")) (\(megabytes(input.bytes)) MB),",
-            "\(count(input.records, "record")): \(input.replayed) replayed, \(input.rejectedLines) rejected",
-        ]
-        let skipped = input.unsupported.sorted { $0.key.rawValue < $1.key.rawValue }
-        if !skipped.isEmpty {
-            parts[parts.count - 1] += ","
-            parts.append(
-                "\(skipped.map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")) not replayed by this version"
-            )
+        var read = "avt-replay: read \(count(counts.files, "file")) (\(megabytes(counts.bytes)) MB), "
+        read += "\(count(counts.records, "record")): \(counts.replayed) replayed, \(counts.rejectedLines) rejected"
+        if counts.damagedFiles > 0 {
+            read += ", \(count(counts.damagedFiles, "file")) not read to the end"
         }
-        if input.damagedFiles > 0 {
-            parts[parts.count - 1] += ","
-            parts.append("\(count(input.damagedFiles, "file")) not read to the end")
+        var replayed: [String] = []
+        if let instruments = counts.sessions[.openavt] {
+            replayed.append("\(count(counts.playbacks, "playback")) from \(count(instruments, "instrument session"))")
         }
-        parts[parts.count - 1] += ";"
-        var replayed = ["\(count(result.playbacks.count, "playback")) from \(count(result.instruments, "instrument"))"]
-        if result.apps > 0 {
+        if let apps = counts.sessions[.vp] {
             replayed.append(
-                "\(count(result.vpSessions.count, "value-proposition session")) from \(count(result.apps, "app"))")
+                "\(count(counts.vpSessions, "value-proposition session")) from \(count(apps, "app session"))")
         }
-        parts.append(replayed.joined(separator: ", ") + " written to \(outputFolder)/;")
-        let rate = seconds > 0 ? Double(input.records) / seconds : 0
+        if let players = counts.sessions[.marconi] {
+            replayed.append("\(count(counts.marconiItems, "Marconi item")) from \(count(players, "player session"))")
+        }
+        var parts = [
+            read + ";",
+            (replayed.isEmpty ? "nothing" : replayed.joined(separator: ", ")) + " written to \(outputFolder)/;",
+        ]
+        if counts.timedOutSessions > 0 {
+            parts.append("\(count(counts.timedOutSessions, "session")) closed by the session timeout;")
+        }
+        if let state {
+            parts.append("\(counts.resumedRecords) records resumed from and \(counts.savedRecords) kept in \(state);")
+        }
+        let rate = seconds > 0 ? Double(counts.records) / seconds : 0
         parts.append(String(format: "%.2f s, %.0f records/s.", seconds, rate))
         return parts.joined(separator: " ")
     }

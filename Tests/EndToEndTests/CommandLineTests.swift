@@ -31,7 +31,7 @@ struct CommandLineTests {
                 #"{"file":"\#(log.path)","line":4,"reason":"\"tracker\" must be an integer","excerpt":"{\"ts\":3000"#)
                 == true)
         let playbacks = try String(contentsOf: out.appendingPathComponent("playbacks.csv"), encoding: .utf8)
-        #expect(playbacks.contains("i,0,i:p1,i:s1,1000,4000,T,,1000,2000,"))
+        #expect(playbacks.contains("i,0,i:1000:p1,i:1000:s1,1000,4000,T,,1000,2000,"))
     }
 
     @Test func standardInputIsRead() throws {
@@ -42,7 +42,7 @@ struct CommandLineTests {
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty)
         let influx = try String(contentsOf: folder.appendingPathComponent("metrics.influx"), encoding: .utf8)
-        #expect(influx == "avt_openavt,instrument=i,tracker=0 NumLoads=1i,playback_id=\"i:p1\" 1000000000\n")
+        #expect(influx == "avt_openavt,instrument=i,tracker=0 NumLoads=1i,playback_id=\"i:1000:p1\" 1000000000\n")
     }
 
     @Test func aMissingFileIsReportedAndTheOthersStillReplay() throws {

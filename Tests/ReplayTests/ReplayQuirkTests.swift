@@ -1,6 +1,7 @@
 import EventModel
 import OpenAVT
 import Replay
+import ReplayTestSupport
 import Testing
 
 /// The OpenAVT quirks the event-log contract says replay keeps, each pinned through the replay engine.
@@ -15,8 +16,8 @@ struct ReplayQuirkTests {
         #expect(rejected == ["MediaRequest", "StreamLoad"])
         // StartTime of the second playback still counts from the first accepted MediaRequest.
         #expect(result.playbacks.map(\.startTime) == [500, 5_400])
-        #expect(result.playbacks.map(\.playbackID) == ["i:p1", "i:p2"])
-        #expect(result.playbacks.map(\.streamID) == ["i:s1", "i:s1"])
+        #expect(result.playbacks.map(\.playbackID) == ["i:1000:p1", "i:1000:p2"])
+        #expect(result.playbacks.map(\.streamID) == ["i:1000:s1", "i:1000:s1"])
     }
 
     @Test func theResetAfterEndHappensOnTheNextEventEvenWhenRejected() {
@@ -67,7 +68,7 @@ struct ReplayQuirkTests {
         ])
         #expect(result.playbacks.count == 2)
         let postRoll = result.playbacks[1]
-        #expect(postRoll.playbackID == "i:p2")
+        #expect(postRoll.playbackID == "i:1000:p2")
         #expect(postRoll.tracker == 1)
         #expect(postRoll.ads == 1)
         #expect(postRoll.isExitBeforeStart == false)
@@ -121,27 +122,27 @@ struct ReplayOrderTests {
         var shuffled = records.enumerated().map { ($0.element, SourcePosition(fileRank: 0, line: $0.offset + 1)) }
         var generator = SplitMix(seed: UInt64(seed))
         shuffled.shuffle(using: &generator)
-        var replayer = Replayer(options: ReplayOptions(includeTrace: true))
-        for (record, position) in shuffled { replayer.add(.avt(record), at: position) }
         let reference = replay(records, trace: true)
-        let result = replayer.finish()
+        let result = CollectedReplay(shuffled.map { (Record.avt($0), $1) }, options: ReplayOptions(includeTrace: true))
         #expect(result.trace == reference.trace)
         #expect(result.points == reference.points)
         #expect(result.playbacks == reference.playbacks)
     }
 
     @Test func equalTimesKeepFileThenLineOrder() {
-        var replayer = Replayer(options: ReplayOptions(includeTrace: true, includeRejected: true))
-        replayer.add(.avt(avt(1_000, "StreamLoad")), at: SourcePosition(fileRank: 0, line: 1))
-        replayer.add(.avt(avt(2_000, "Start")), at: SourcePosition(fileRank: 1, line: 1))
-        replayer.add(.avt(avt(2_000, "PauseBegin")), at: SourcePosition(fileRank: 0, line: 9))
-        let actions = replayer.finish().avtTrace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
+        let result = CollectedReplay(
+            [
+                (.avt(avt(1_000, "StreamLoad")), SourcePosition(fileRank: 0, line: 1)),
+                (.avt(avt(2_000, "Start")), SourcePosition(fileRank: 1, line: 1)),
+                (.avt(avt(2_000, "PauseBegin")), SourcePosition(fileRank: 0, line: 9)),
+            ], options: ReplayOptions(includeTrace: true, includeRejected: true))
+        let actions = result.avtTrace.map { "\($0.event.action.name):\($0.rejection ?? "ok")" }
         #expect(actions == ["StreamLoad:ok", "PauseBegin:not started", "Start:ok"])
     }
 
-    @Test func outputsInterleaveInstrumentsByTime() {
+    @Test func outputsComeInSessionBlocksOrderedByTheirLatestRecord() {
         let result = replay(records, trace: true)
-        #expect(result.avtTrace.map(\.instrument) == ["j", "i", "j", "i", "i", "j", "i", "i"])
+        #expect(result.avtTrace.map(\.instrument) == ["j", "j", "j", "i", "i", "i", "i", "i"])
     }
 }
 
@@ -155,12 +156,11 @@ func avt(
         attributes: attributes)
 }
 
-func replay(_ records: [AVTRecord], hub: HubKind = .ads, trace: Bool = false, rejected: Bool = false) -> ReplayResult {
-    var replayer = Replayer(options: ReplayOptions(hub: hub, includeTrace: trace, includeRejected: rejected))
-    for (index, record) in records.enumerated() {
-        replayer.add(.avt(record), at: SourcePosition(fileRank: 0, line: index + 1))
-    }
-    return replayer.finish()
+func replay(_ records: [AVTRecord], hub: HubKind = .ads, trace: Bool = false, rejected: Bool = false) -> CollectedReplay
+{
+    CollectedReplay(
+        lines: records.map(Record.avt), options: ReplayOptions(hub: hub, includeTrace: trace, includeRejected: rejected)
+    )
 }
 
 /// A seeded generator so that shuffles are the same in every run.
@@ -176,7 +176,7 @@ struct SplitMix: RandomNumberGenerator {
     }
 }
 
-extension ReplayResult {
+extension CollectedReplay {
     /// The OpenAVT lines of the trace.
     var avtTrace: [TraceEntry] {
         trace.compactMap {

@@ -1,6 +1,7 @@
 import EventModel
 import OpenAVT
 import Replay
+import ReplayTestSupport
 import Testing
 import ValueProposition
 
@@ -17,10 +18,8 @@ struct VPReplayTests {
 
     private func run(
         _ records: [(Record, SourcePosition)], middlewares: MiddlewareChains = MiddlewareChains()
-    ) -> ReplayResult {
-        var replayer = Replayer(options: ReplayOptions(includeTrace: true, middlewares: middlewares))
-        for (record, position) in records { replayer.add(record, at: position) }
-        return replayer.finish()
+    ) -> CollectedReplay {
+        CollectedReplay(records, options: ReplayOptions(includeTrace: true, middlewares: middlewares))
     }
 
     private func inFile(_ rank: Int, _ records: [Record]) -> [(Record, SourcePosition)] {
@@ -33,7 +32,7 @@ struct VPReplayTests {
         let result = run(second + first)
         #expect(result.vpSessions.count == 1)
         let row = result.vpSessions[0]
-        #expect(row.sessionID == "a1:v1")
+        #expect(row.sessionID == "a1:1000:v1")
         #expect(row.outcome == .completed)
         #expect(row.timeToStart == 2_000)
         #expect(row.activeTime == 7_000 + 8_000)
@@ -51,15 +50,16 @@ struct VPReplayTests {
                 vp(2_500, .cancel, app: "a"), vp(3_000, .complete, app: "b"), vp(3_500, .start, app: "a"),
             ])
         let result = run(records)
-        #expect(result.vpSessions.map(\.sessionID) == ["a:v1", "b:v1"])
-        #expect(result.vpSessions.map(\.outcome) == [.canceled, .completed])
+        // Sessions close in the order of their latest record: b's at 3000, a's at 3500.
+        #expect(result.vpSessions.map(\.sessionID) == ["b:1000:v1", "a:1500:v1"])
+        #expect(result.vpSessions.map(\.outcome) == [.completed, .canceled])
         let errors = result.trace.compactMap { line -> ValuePropositionError? in
             if case .vp(.error(let error)) = line { return error }
             return nil
         }
         #expect(errors.map(\.app) == ["a"])
         #expect(errors.first?.kind == .initialActionNeedsToBeOpen(action: .start))
-        #expect(result.trace.map(\.timestamp) == [1_000, 1_500, 2_000, 2_500, 3_000, 3_500])
+        #expect(result.trace.map(\.timestamp) == [1_000, 2_000, 3_000, 1_500, 2_500, 3_500])
     }
 
     @Test func openSessionsCountUpToTheAppsLastRecord() {
@@ -113,6 +113,6 @@ struct VPReplayTests {
             result.points.allSatisfy {
                 $0.system == .vp && $0.tags == [MetricTag("app", "a1"), MetricTag("name", "watchingVideo")]
             })
-        #expect(result.points.first?.stringFields == [MetricTag("session_id", "a1:v1")])
+        #expect(result.points.first?.stringFields == [MetricTag("session_id", "a1:1000:v1")])
     }
 }

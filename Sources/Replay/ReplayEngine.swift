@@ -1,0 +1,161 @@
+import EventModel
+import HeapModule
+import Marconi
+import OpenAVT
+
+/// Replays event-log records as they are read, with memory bounded by the sessions open at once.
+///
+/// Records are grouped into replay sessions by ``SessionKey`` (one instrument, app session or
+/// Marconi player). The engine's clock is the watermark: the latest `ts` read so far. A
+/// session closes when the watermark is more than the session timeout past its latest
+/// record, or when the input ends; only then are its records sorted (by `ts`, ties in
+/// ``SourcePosition`` order: line order in a file, then the file whose name sorts first) and
+/// replayed through fresh state machines, so a record may arrive late, in the same file or a
+/// later one, by anything up to the session timeout and still replay in order. A record that
+/// arrives after its session closed starts a new session.
+///
+/// Sessions close in the order of their latest record, then ``SessionKey``, so the reports
+/// do not depend on how the records of different sessions interleave in the input (as long
+/// as none arrives later than the timeout). Ids are scoped with the time of the session's
+/// first record, so a session that starts again gets new ones.
+public struct ReplayEngine {
+    private let options: ReplayOptions
+    private var sessions: [SessionKey: PendingSession] = [:]
+    private var closing = Heap<CloseCandidate>()
+    /// The latest `ts` read so far.
+    public private(set) var watermark: Timestamp?
+    /// Sessions closed by the timeout so far.
+    public private(set) var timedOutSessions = 0
+
+    /// Creates an engine with no session open.
+    public init(options: ReplayOptions = ReplayOptions()) {
+        self.options = options
+    }
+
+    /// Adds a record read at `position`, and returns the reports of the sessions it closed.
+    public mutating func add(_ record: Record, at position: SourcePosition) -> [SessionReport] {
+        let key = SessionKey(of: record)
+        let timestamp = record.timestamp
+        var session = sessions.removeValue(forKey: key) ?? PendingSession()
+        if session.records.isEmpty || timestamp > session.latest {
+            session.latest = timestamp
+            closing.insert(CloseCandidate(latest: timestamp, key: key))
+        }
+        session.records.append((record, position))
+        sessions[key] = session
+        if watermark.map({ timestamp > $0 }) ?? true {
+            watermark = timestamp
+        }
+        return closeIdleSessions()
+    }
+
+    /// Closes every open session (the input ended) and returns their reports.
+    public mutating func finish() -> [SessionReport] {
+        let remaining = sessions.sorted {
+            CloseCandidate(latest: $0.value.latest, key: $0.key) < CloseCandidate(latest: $1.value.latest, key: $1.key)
+        }
+        sessions = [:]
+        closing = Heap()
+        return remaining.map { replay($0.key, $0.value, closing: .inputEnd) }
+    }
+
+    /// The records of the sessions still open, in the order ``finish()`` would close them,
+    /// each session's in replay order: what a later run needs to go on where this one stopped.
+    public var openSessionRecords: [(record: Record, position: SourcePosition)] {
+        sessions.sorted {
+            CloseCandidate(latest: $0.value.latest, key: $0.key) < CloseCandidate(latest: $1.value.latest, key: $1.key)
+        }
+        .flatMap { $0.value.ordered }
+    }
+
+    /// Sets the watermark, as a run that resumes an earlier one must, before adding records.
+    public mutating func resume(watermark: Timestamp) {
+        if self.watermark.map({ watermark > $0 }) ?? true {
+            self.watermark = watermark
+        }
+    }
+
+    private mutating func closeIdleSessions() -> [SessionReport] {
+        guard let watermark else { return [] }
+        var reports: [SessionReport] = []
+        while let candidate = closing.min,
+            watermark.milliseconds(since: candidate.latest) > options.sessionTimeout
+        {
+            closing.removeMin()
+            guard let session = sessions[candidate.key], session.latest == candidate.latest else { continue }
+            sessions[candidate.key] = nil
+            timedOutSessions += 1
+            reports.append(replay(candidate.key, session, closing: .timeout))
+        }
+        return reports
+    }
+
+    /// Replays a closed session's records through fresh state machines.
+    private func replay(_ key: SessionKey, _ session: PendingSession, closing: SessionReport.Closing) -> SessionReport {
+        let ordered = session.ordered.map(\.record)
+        let scope = String(ordered.first?.timestamp.milliseconds ?? 0)
+        var report = SessionReport(key: key, closing: closing)
+        switch key.system {
+        case .openavt:
+            let avt = ordered.compactMap { record -> AVTRecord? in
+                if case .avt(let avt) = record { return avt }
+                return nil
+            }
+            var replay = InstrumentReplay(
+                id: key.id, scope: scope, maxTracker: avt.map(\.tracker).max() ?? 0, options: options)
+            for record in avt { replay.replay(record) }
+            replay.instrument.shutdown()
+            report.playbacks = replay.summaries.map { summary in
+                var summary = summary
+                summary.timedOut = closing == .timeout && summary.endAction == nil
+                return summary
+            }
+            report.trace = replay.trace
+            report.points = replay.points
+        case .vp:
+            var replay = AppReplay(app: key.id, scope: scope, options: options)
+            for record in ordered {
+                switch record {
+                case .vp(let vp): replay.replay(.vp(vp))
+                case .app(let app): replay.replay(.lifecycle(app))
+                default: break
+                }
+            }
+            report.vpSessions = replay.summaries().map { summary in
+                var summary = summary
+                summary.timedOut = closing == .timeout && summary.outcome == .open
+                return summary
+            }
+            report.trace = replay.trace
+            report.points = replay.points
+        case .marconi:
+            var replay = PlayerReplay(player: key.id, options: options)
+            for case .marconi(let record) in ordered { replay.replay(record) }
+            report.trace = replay.trace
+            (report.marconiItems, report.points) = replay.finish()
+        }
+        return report
+    }
+}
+
+/// The records of a session not closed yet.
+private struct PendingSession {
+    var records: [(record: Record, position: SourcePosition)] = []
+    var latest = Timestamp(milliseconds: 0)
+
+    /// The records in replay order: by time, ties by position.
+    var ordered: [(record: Record, position: SourcePosition)] {
+        records.sorted { ($0.record.timestamp, $0.position) < ($1.record.timestamp, $1.position) }
+    }
+}
+
+/// A session that may close once the watermark is past its latest record; the heap keeps
+/// an entry per latest time seen, and stale ones are skipped.
+private struct CloseCandidate: Comparable {
+    var latest: Timestamp
+    var key: SessionKey
+
+    static func < (lhs: CloseCandidate, rhs: CloseCandidate) -> Bool {
+        (lhs.latest, lhs.key) < (rhs.latest, rhs.key)
+    }
+}

@@ -1,0 +1,33 @@
+import EventModel
+
+/// What a replay session belongs to: an instrument (OpenAVT), an app session (value
+/// propositions and app lifecycle) or a Marconi player.
+public struct SessionKey: Hashable, Comparable, Sendable {
+    /// The system, which also orders keys: OpenAVT, value propositions, Marconi.
+    public var system: MetricSystem
+    /// The instrument, app or player id.
+    public var id: String
+
+    public init(system: MetricSystem, id: String) {
+        self.system = system
+        self.id = id
+    }
+
+    /// The key of the session a record belongs to.
+    public init(of record: Record) {
+        switch record {
+        case .avt(let avt): self.init(system: .openavt, id: avt.instrument)
+        case .vp(let vp): self.init(system: .vp, id: vp.app)
+        case .app(let app): self.init(system: .vp, id: app.app)
+        case .marconi(let marconi): self.init(system: .marconi, id: marconi.player)
+        }
+    }
+
+    public static func < (lhs: SessionKey, rhs: SessionKey) -> Bool {
+        if lhs.system != rhs.system {
+            return MetricSystem.allCases.firstIndex(of: lhs.system) ?? 0
+                < MetricSystem.allCases.firstIndex(of: rhs.system) ?? 0
+        }
+        return lhs.id.utf8.lexicographicallyPrecedes(rhs.id.utf8)
+    }
+}

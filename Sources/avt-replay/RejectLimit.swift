@@ -1,0 +1,28 @@
+import ArgumentParser
+
+/// `--max-rejects N` or `--max-rejects P%`: how many rejected lines a file may have.
+struct RejectLimit: ExpressibleByArgument {
+    enum Limit {
+        case count(Int)
+        case percent(Double)
+    }
+
+    var limit: Limit
+
+    init?(argument: String) {
+        if argument.hasSuffix("%") {
+            guard let percent = Double(argument.dropLast()), (0...100).contains(percent) else { return nil }
+            limit = .percent(percent)
+        } else {
+            guard let count = Int(argument), count >= 0 else { return nil }
+            limit = .count(count)
+        }
+    }
+
+    func isExceeded(rejected: Int, of lines: Int) -> Bool {
+        switch limit {
+        case .count(let count): return rejected > count
+        case .percent(let percent): return lines > 0 && Double(rejected) * 100 > percent * Double(lines)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import EventLog
+import Foundation
+import Replay
+import ReportEncoding
+
+/// Every report file of a run, written as sessions close and committed together at the end.
+final class ReportSet {
+    private let playbacks: ReportWriter
+    private let vpSessions: ReportWriter
+    private let marconiItems: ReportWriter
+    private let influx: ReportWriter
+    private let graphite: ReportWriter
+    private let rejects: ReportWriter
+    private let trace: ReportWriter?
+    private let metrics: MetricsReport
+
+    /// The file names, in the order they are committed.
+    static let names = [
+        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "metrics.influx", "metrics.graphite",
+        "rejects.jsonl", "events.jsonl",
+    ]
+
+    init(folder: String, withTrace: Bool, prefix: String) throws(AtomicFile.WriteError) {
+        try AtomicFile.makeDirectory(folder)
+        func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
+        playbacks = try ReportWriter(path: path("playbacks.csv"))
+        vpSessions = try ReportWriter(path: path("vp_sessions.csv"))
+        marconiItems = try ReportWriter(path: path("marconi_items.csv"))
+        influx = try ReportWriter(path: path("metrics.influx"))
+        graphite = try ReportWriter(path: path("metrics.graphite"))
+        rejects = try ReportWriter(path: path("rejects.jsonl"))
+        trace = withTrace ? try ReportWriter(path: path("events.jsonl")) : nil
+        metrics = MetricsReport(prefix: prefix)
+        playbacks.append(PlaybacksReport.header())
+        vpSessions.append(VPSessionsReport.header())
+        marconiItems.append(MarconiItemsReport.header())
+    }
+
+    /// Writes what a closed session produced.
+    func write(_ report: SessionReport) {
+        var rows: [UInt8] = []
+        if !report.playbacks.isEmpty {
+            PlaybacksReport.appendRows(report.playbacks, into: &rows)
+            playbacks.append(rows)
+        }
+        if !report.vpSessions.isEmpty {
+            rows.removeAll(keepingCapacity: true)
+            VPSessionsReport.appendRows(report.vpSessions, into: &rows)
+            vpSessions.append(rows)
+        }
+        if !report.marconiItems.isEmpty {
+            rows.removeAll(keepingCapacity: true)
+            MarconiItemsReport.appendRows(report.marconiItems, into: &rows)
+            marconiItems.append(rows)
+        }
+        if !report.points.isEmpty {
+            influx.append(metrics.influx(report.points))
+            graphite.append(metrics.graphite(report.points))
+        }
+        if let trace, !report.trace.isEmpty {
+            trace.append(TraceReport.encode(report.trace))
+        }
+    }
+
+    /// Writes one problem with the input to `rejects.jsonl`.
+    func write(_ problem: InputProblem) {
+        rejects.append(problem.encoded())
+    }
+
+    /// Renames every file over its target.
+    func commit() throws(AtomicFile.WriteError) {
+        for writer in [playbacks, vpSessions, marconiItems, influx, graphite, rejects] {
+            try writer.commit()
+        }
+        try trace?.commit()
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// One output file written as the run goes: bytes go to a temporary file beside the target,
+/// which replaces the target only on ``commit()``, so a run that fails or dies leaves the
+/// previous file whole.
+final class ReportWriter {
+    let path: String
+    private let temporaryPath: String
+    private var descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var failure: String?
+
+    /// Bytes buffered before they are written out.
+    private static let flushSize = 1 << 20
+
+    init(path: String) throws(AtomicFile.WriteError) {
+        self.path = path
+        temporaryPath = path + ".tmp-" + String(getpid())
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
+        buffer.reserveCapacity(Self.flushSize)
+    }
+
+    deinit {
+        if descriptor >= 0 {
+            close(descriptor)
+            unlink(temporaryPath)
+        }
+    }
+
+    func append(_ bytes: [UInt8]) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.flushSize { flush() }
+    }
+
+    /// Writes what is buffered, flushes it to disk, and renames the file over the target.
+    func commit() throws(AtomicFile.WriteError) {
+        flush()
+        if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+        close(descriptor)
+        descriptor = -1
+        if failure == nil && rename(temporaryPath, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporaryPath)
+            throw AtomicFile.WriteError(path: path, reason: failure)
+        }
+    }
+
+    private func flush() {
+        guard failure == nil, !buffer.isEmpty else {
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
+        var written = 0
+        buffer.withUnsafeBytes { raw in
+            while written < raw.count, let base = raw.baseAddress {
+                let count = write(descriptor, base + written, raw.count - written)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                written += count
+            }
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
