@@ -16,6 +16,11 @@ Value propositions (Tentacles) and app lifecycle, in the same files:
   an article with a prohibited change (pause before start), left open when the log ends;
 - app a-42d1: a video canceled, then a `complete` with no open session;
 - app a-5e11: a video opened in the 07h file and completed in the 08h file.
+
+Marconi players, in the same files:
+- radio-1: a live station with metadata changes (one repeated), a rebuffer, an error and
+  the recovery, continuing from the 07h file into the 08h file;
+- pod-7: an on-demand item with progress, then a track change to the next episode.
 """
 import gzip
 import json
@@ -204,6 +209,51 @@ def value_proposition_across_hours(t):
     ]
 
 
+def marconi(ms, player, event, meta=None, progress=None, error=None):
+    record = {"ts": ms, "type": "marconi", "player": player, "event": event}
+    if meta is not None:
+        record["meta"] = meta
+    if progress is not None:
+        record["progress"] = progress
+    if error is not None:
+        record["error"] = error
+    return (ms, record)
+
+
+def radio(t):
+    p = "radio-1"
+    song = lambda title, artist: {"title": title, "artist": artist, "station": "WXYZ", "kind": "live"}
+    a, b, c, d = song("Blue", "Ana Lu"), song("Night Drive", "The Rovers"), song("Morning, Again", "Kai"), song("Tide", "Mira")
+    return [
+        marconi(t + 0, p, "bufferingStarted"),
+        marconi(t + 800, p, "bufferingEnded", meta=a),
+        marconi(t + 1000, p, "startPlaying"),
+        marconi(t + 180000, p, "newMeta", meta=b),
+        marconi(t + 185000, p, "newMeta", meta=b),
+        marconi(t + 300000, p, "bufferingStarted"),
+        marconi(t + 302500, p, "bufferingEnded", meta=b),
+        marconi(t + 420000, p, "newMeta", meta=c),
+        marconi(t + 500000, p, "error", error="stream stalled"),
+        marconi(t + 505000, p, "bufferingStarted"),
+        marconi(t + 506000, p, "bufferingEnded", meta=c),
+    ] + [
+        marconi(t + 600000 + 240000 * k, p, "newMeta", meta=[d, a, b][k % 3]) for k in range(15)
+    ]
+
+
+def podcast(t):
+    p = "pod-7"
+    e12 = {"title": "Episode 12", "artist": "Host", "station": "PodNet", "kind": "digital"}
+    e13 = {"title": "Episode 13", "artist": "Host", "station": "PodNet", "kind": "digital"}
+    records = [marconi(t + 0, p, "bufferingStarted"), marconi(t + 1200, p, "bufferingEnded", meta=e12)]
+    for k in range(1, 7):
+        records.append(marconi(t + 1200 + 10000 * k, p, "progress", progress=10.0 * k - 0.5))
+    records.append(marconi(t + 70000, p, "trackChanged", meta=e13))
+    for k in range(1, 4):
+        records.append(marconi(t + 70000 + 10000 * k, p, "progress", progress=10.0 * k))
+    return records
+
+
 def write(path, records, late=(), members=1):
     """Writes records sorted by time, except those in `late`, which come last (a late batch),
     as `members` gzip members one after the other (as a log appended to after rotation)."""
@@ -222,11 +272,12 @@ def main():
     tv = tv_across_hours(HOUR7 + 57 * 60000)
     hour8 = HOUR7 + 3600000
     tv += value_proposition_across_hours(HOUR7 + 57 * 60000)
+    tv += radio(HOUR7 + 10 * 60000)
     tv7 = [r for r in tv if r[0] < hour8]
     tv8 = [r for r in tv if r[0] >= hour8]
     late = {tv8[2][0]}  # one 08h record uploaded after the ones that follow it
     hour7 = ios_with_ads(HOUR7 + 5 * 60000) + android_content(HOUR7 + 5 * 60000 + 30000) + web_exits(HOUR7 + 20 * 60000) + tv7
-    hour7 += value_propositions(HOUR7 + 5 * 60000)
+    hour7 += value_propositions(HOUR7 + 5 * 60000) + podcast(HOUR7 + 40 * 60000)
     write(out / "avt-2025112007.jsonl.gz", hour7)
     write(out / "avt-2025112008.jsonl.gz", tv8, late=late, members=2)
 

@@ -76,7 +76,11 @@ field_name classify(std::string_view key) noexcept {
     return field_name::other;
 }
 
-error_code skip_value(ondemand::value value);
+/// The deepest nesting of arrays and objects accepted in a line; deeper lines are rejected
+/// (`DEPTH_ERROR`) instead of exhausting the stack.
+constexpr int max_depth = 256;
+
+error_code skip_value(ondemand::value value, int depth = 1);
 
 /// Reads a number, telling integers that fit in int64_t from big integers and from
 /// numbers with a fraction or an exponent.
@@ -153,7 +157,8 @@ error_code read_value(ondemand::value value, csj_value &out) noexcept {
 }
 
 /// Visits a value and everything in it, only to make sure it is well-formed.
-error_code skip_value(ondemand::value value) {
+error_code skip_value(ondemand::value value, int depth) {
+    if (depth > max_depth) { return simdjson::DEPTH_ERROR; }
     ondemand::json_type type;
     error_code error = value.type().get(type);
     if (error != SUCCESS) { return error; }
@@ -168,7 +173,7 @@ error_code skip_value(ondemand::value value) {
             std::string_view key;
             error = field.unescaped_key().get(key);
             if (error != SUCCESS) { return error; }
-            error = skip_value(field.value());
+            error = skip_value(field.value(), depth + 1);
             if (error != SUCCESS) { return error; }
         }
         return SUCCESS;
@@ -181,7 +186,7 @@ error_code skip_value(ondemand::value value) {
             ondemand::value element;
             error = std::move(result).get(element);
             if (error != SUCCESS) { return error; }
-            error = skip_value(element);
+            error = skip_value(element, depth + 1);
             if (error != SUCCESS) { return error; }
         }
         return SUCCESS;

@@ -33,20 +33,35 @@ public struct ReplayEngine {
     }
 
     /// Adds a record read at `position`, and returns the reports of the sessions it closed.
+    ///
+    /// The record first moves the watermark, which may close sessions (its own included,
+    /// when it comes more than the timeout after its session's latest record); then it joins
+    /// its session, or starts a new one.
     public mutating func add(_ record: Record, at position: SourcePosition) -> [SessionReport] {
-        let key = SessionKey(of: record)
         let timestamp = record.timestamp
-        var session = sessions.removeValue(forKey: key) ?? PendingSession()
-        if session.records.isEmpty || timestamp > session.latest {
-            session.latest = timestamp
-            closing.insert(CloseCandidate(latest: timestamp, key: key))
-        }
-        session.records.append((record, position))
-        sessions[key] = session
         if watermark.map({ timestamp > $0 }) ?? true {
             watermark = timestamp
         }
-        return closeIdleSessions()
+        let reports = closeIdleSessions()
+        insert(record, at: position)
+        return reports
+    }
+
+    /// Puts back a record of a session an earlier run left open (``openSessionRecords``),
+    /// without moving the watermark or closing anything; call ``resume(watermark:)`` after.
+    public mutating func restore(_ record: Record, at position: SourcePosition) {
+        insert(record, at: position)
+    }
+
+    private mutating func insert(_ record: Record, at position: SourcePosition) {
+        let key = SessionKey(of: record)
+        var session = sessions.removeValue(forKey: key) ?? PendingSession()
+        if session.records.isEmpty || record.timestamp > session.latest {
+            session.latest = record.timestamp
+            closing.insert(CloseCandidate(latest: record.timestamp, key: key))
+        }
+        session.records.append((record, position))
+        sessions[key] = session
     }
 
     /// Closes every open session (the input ended) and returns their reports.
@@ -68,7 +83,7 @@ public struct ReplayEngine {
         .flatMap { $0.value.ordered }
     }
 
-    /// Sets the watermark, as a run that resumes an earlier one must, before adding records.
+    /// Sets the watermark, as a run that resumes an earlier one must after ``restore(_:at:)``.
     public mutating func resume(watermark: Timestamp) {
         if self.watermark.map({ watermark > $0 }) ?? true {
             self.watermark = watermark

@@ -2,7 +2,7 @@ import EventModel
 import Marconi
 
 /// What one replay session produced, once it closed: its report rows, trace and metrics.
-public struct SessionReport: Sendable {
+public struct SessionReport: Hashable, Sendable {
     /// Why a session closed.
     public enum Closing: String, Hashable, Sendable {
         /// No record came for the session timeout, in log time.

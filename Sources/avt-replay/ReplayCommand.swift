@@ -77,6 +77,9 @@ struct ReplayCommand: ParsableCommand {
             valueName: "file"))
     var state: String?
 
+    @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
+    var finish = false
+
     @Option(
         name: .long,
         help: ArgumentHelp(
@@ -96,6 +99,9 @@ struct ReplayCommand: ParsableCommand {
         }
         if files.count(where: { $0 == "-" }) > 1 {
             throw ValidationError("Standard input (-) can be read only once.")
+        }
+        if finish && state == nil {
+            throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
         }
     }
 
@@ -138,7 +144,7 @@ struct ReplayCommand: ParsableCommand {
             engine: ReplayEngine(options: options), reports: reports, quiet: quiet, rejectLimit: maxRejects)
         if let state {
             do {
-                reader.counts.resumedRecords = try RunState.load(from: state, into: &reader)
+                reader.counts.resumedRecords = try RunState.load(from: state, into: &reader.engine)
             } catch {
                 printError("avt-replay: \(error)")
                 return .outputFailed
@@ -147,7 +153,7 @@ struct ReplayCommand: ParsableCommand {
         for (rank, path) in Self.inputOrder(files).enumerated() {
             reader.read(path, rank: rank)
         }
-        if state == nil {
+        if state == nil || finish {
             for report in reader.engine.finish() {
                 reader.counts.count(report)
                 reports.write(report)

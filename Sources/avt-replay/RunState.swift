@@ -39,12 +39,13 @@ enum RunState {
         try AtomicFile.write(bytes, to: path)
     }
 
-    /// Feeds a saved state to the reader: the watermark, then the records. A missing file is
-    /// a first run; returns the number of records resumed.
-    static func load(from path: String, into reader: inout InputReader) throws(Failure) -> Int {
+    /// Puts a saved state back into the engine: the records, then the watermark. A missing
+    /// file is a first run; returns the number of records resumed.
+    static func load(from path: String, into engine: inout ReplayEngine) throws(Failure) -> Int {
         guard FileManager.default.fileExists(atPath: path) else { return 0 }
         var resumed = 0
         var failure: Failure?
+        var savedWatermark: Timestamp?
         do {
             let lines = try LineReader(path: path)
             let decoder = RecordDecoder()
@@ -58,13 +59,13 @@ enum RunState {
                         failure = Failure(description: "\(path): not an avt-replay state file (bad first line)")
                         return
                     }
-                    watermark.map { reader.engine.resume(watermark: $0) }
+                    savedWatermark = watermark
                     return
                 }
                 switch decoder.decode(line) {
                 case .record(let record):
                     resumed += 1
-                    reader.add(record, at: SourcePosition(fileRank: -1, line: line.number))
+                    engine.restore(record, at: SourcePosition(fileRank: -1, line: line.number))
                 case .rejected(let reason):
                     failure = Failure(description: "\(path):\(line.number): \(reason)")
                 }
@@ -73,6 +74,7 @@ enum RunState {
             throw Failure(description: "\(error)")
         }
         if let failure { throw failure }
+        savedWatermark.map { engine.resume(watermark: $0) }
         return resumed
     }
 

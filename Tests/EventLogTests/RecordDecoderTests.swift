@@ -298,3 +298,22 @@ import Testing
         #expect(first?.action == "StreamLoad")
     }
 }
+
+@Suite struct DeepNestingTests {
+    /// A line nested far deeper than any log needs is rejected, never allowed to exhaust the stack.
+    @Test(arguments: [300, 450_000])
+    func deeplyNestedLinesAreRejected(depth: Int) {
+        let decoder = RecordDecoder()
+        let line =
+            #"{"ts":1,"instrument":"i","tracker":0,"action":"Ping","x":"# + String(repeating: "[", count: depth)
+            + String(repeating: "]", count: depth) + "}"
+        guard case .rejected(let reason) = decoder.decode(line) else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(reason.hasPrefix("not valid JSON: "))
+        #expect(
+            decoder.decode(#"{"ts":1,"instrument":"i","tracker":0,"action":"Ping","x":[[[[{"a":[1]}]]]]}"#)
+                != .rejected(reason: reason))
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+/// What happens with bad input: every good record replays, every bad one is reported exactly.
+struct BadInputTests {
+    /// One line of each kind of bad record, between good ones.
+    static let corpus: [(line: String, reason: String?)] = [
+        (#"{"ts":1000,"instrument":"i","tracker":0,"action":"StreamLoad","attrs":{"title":"T"}}"#, nil),
+        ("not json at all", "not valid JSON: "),
+        (#"[1,2,3]"#, "not a JSON object"),
+        (#"{"ts":1100,"tracker":0,"action":"Ping"}"#, #"missing "instrument""#),
+        (#"{"ts":1200,"instrument":"i","tracker":"0","action":"Ping"}"#, #""tracker" must be an integer"#),
+        (#"{"ts":99999999999999999,"instrument":"i","tracker":0,"action":"Ping"}"#, #""ts" is out of range"#),
+        ("{\"ts\":1300,\"instrument\":\"i\u{FFFD}\",\"tracker\":0,\"action\":\"Ping\"}", nil),
+        (#"{"ts":1400,"type":"video","instrument":"i","tracker":0,"action":"Ping"}"#, #"unknown type "video""#),
+        (#"{"ts":1500,"instrument":"i","tracker":0,"action":"Ping","attrs":{"a":"#, "not valid JSON: "),
+        (String(repeating: "[", count: 5_000) + String(repeating: "]", count: 5_000), "not valid JSON: "),
+        (#"{"ts":2000,"instrument":"i","tracker":0,"action":"Start"}"#, nil),
+        (#"{"ts":3000,"instrument":"i","tracker":0,"action":"End"}"#, nil),
+    ]
+
+    private func makeLog(in folder: URL) throws -> URL {
+        var bytes = Data()
+        for (index, entry) in Self.corpus.enumerated() {
+            bytes.append(Data(entry.line.utf8))
+            if index == 6 {
+                // Invalid UTF-8 and a NUL byte on a line of their own.
+                bytes.append(Data("\n".utf8))
+                bytes.append(Data([0x7B, 0x22, 0x74, 0x73, 0x22, 0x3A, 0x31, 0xFF, 0x00, 0x7D]))
+            }
+            bytes.append(Data("\n".utf8))
+        }
+        let url = folder.appendingPathComponent("bad.jsonl")
+        try bytes.write(to: url)
+        return url
+    }
+
+    @Test func everyBadLineIsRejectedWithItsReasonAndTheGoodOnesReplay() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = try makeLog(in: folder)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["--out", out.path, log.path])
+        #expect(result.status == 1)
+        let rejects = try String(contentsOf: out.appendingPathComponent("rejects.jsonl"), encoding: .utf8)
+            .split(separator: "\n").map(String.init)
+        let expected =
+            Self.corpus.enumerated().compactMap { index, entry in
+                entry.reason.map { (line: index < 7 ? index + 1 : index + 2, reason: $0) }
+            } + [(line: 8, reason: "not valid JSON: ")]
+        #expect(rejects.count == expected.count)
+        for (line, reason) in expected {
+            let match = rejects.first { $0.contains(#""line":\#(line),"#) }
+            #expect(
+                match?.contains(#""reason":"\#(reason.replacingOccurrences(of: "\"", with: "\\\""))"#) == true,
+                "line \(line): \(match ?? "none")")
+        }
+        #expect(result.standardError.contains("13 records: 4 replayed, 9 rejected"))
+        let playbacks = try String(contentsOf: out.appendingPathComponent("playbacks.csv"), encoding: .utf8)
+        #expect(playbacks.contains("i,0,i:1000:p1,i:1000:s1,1000,3000,T,,1000,1000,"))
+    }
+
+    @Test func aTruncatedGzipReplaysWhatCameBeforeTheCut() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sample = try Data(contentsOf: URL(fileURLWithPath: CommandRunner.samples[0]))
+        let cut = folder.appendingPathComponent("cut.jsonl.gz")
+        try sample.prefix(sample.count * 2 / 3).write(to: cut)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["--out", out.path, cut.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("cut.jsonl.gz: truncated gzip stream"))
+        let rejects = try String(contentsOf: out.appendingPathComponent("rejects.jsonl"), encoding: .utf8)
+        #expect(rejects.contains(#""line":null,"reason":"truncated gzip stream"#))
+        let playbacks = try String(contentsOf: out.appendingPathComponent("playbacks.csv"), encoding: .utf8)
+        #expect(playbacks.split(separator: "\n").count > 2)
+    }
+
+    @Test func badFilesAreNamedAndTheOthersStillReplay() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let notGzip = folder.appendingPathComponent("plain.jsonl.gz")
+        try Data("{\"ts\":1,\"instrument\":\"x\",\"tracker\":0,\"action\":\"StreamLoad\"}\n".utf8).write(to: notGzip)
+        let empty = folder.appendingPathComponent("empty.jsonl.gz")
+        try Data().write(to: empty)
+        let directory = folder.appendingPathComponent("dir.jsonl")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(
+            [
+                "--out", out.path, notGzip.path, empty.path, directory.path,
+                folder.appendingPathComponent("missing.jsonl").path,
+            ]
+                + CommandRunner.samples)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("plain.jsonl.gz: not a gzip file"))
+        #expect(result.standardError.contains("dir.jsonl: "))
+        #expect(result.standardError.contains("missing.jsonl: "))
+        #expect(!result.standardError.contains("empty.jsonl.gz:"))
+        #expect(result.standardError.contains("3 files not read to the end"))
+        let playbacks = try String(contentsOf: out.appendingPathComponent("playbacks.csv"), encoding: .utf8)
+        #expect(playbacks.split(separator: "\n").count == 8)
+    }
+
+    @Test func strictAndMaxRejectsFailWithoutTouchingThePreviousReports() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        #expect(try CommandRunner.run(["--out", out.path] + CommandRunner.samples).status == 0)
+        let before = try Self.contents(of: out)
+        let log = try makeLog(in: folder)
+        let strict = try CommandRunner.run(["--out", out.path, "--strict", log.path])
+        #expect(strict.status == 4)
+        #expect(strict.standardError.contains("no reports were written"))
+        #expect(try Self.contents(of: out) == before)
+        #expect(try CommandRunner.run(["--out", out.path, "--max-rejects", "50%", log.path]).status == 4)
+        #expect(try CommandRunner.run(["--out", out.path, "--max-rejects", "8", log.path]).status == 4)
+        #expect(try Self.contents(of: out) == before)
+        #expect(try CommandRunner.run(["--out", out.path, "--max-rejects", "9", log.path]).status == 1)
+        #expect(try CommandRunner.run(["--max-rejects", "x", log.path]).status == 2)
+    }
+
+    @Test func aRunKilledMidwayLeavesThePreviousReportsWhole() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out")
+        #expect(try CommandRunner.run(["--out", out.path] + CommandRunner.samples).status == 0)
+        let before = try Self.contents(of: out)
+        // The run reads standard input, so it cannot finish before the pipe closes: kill it first.
+        let process = Process()
+        process.executableURL = CommandRunner.binary
+        process.arguments = ["--out", out.path, "-"]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardError = Pipe()
+        try process.run()
+        input.fileHandleForWriting.write(
+            Data(#"{"ts":1,"instrument":"k","tracker":0,"action":"StreamLoad"}"#.utf8 + [10]))
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+        #expect(try Self.contents(of: out) == before)
+    }
+
+    /// The report files of a folder (temporary files left by a killed run not included).
+    static func contents(of folder: URL) throws -> [String: Data] {
+        var files: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where !name.contains(".tmp-") {
+            files[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return files
+    }
+}
