@@ -41,10 +41,11 @@ let package = Package(
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
         .target(name: "EventLog", dependencies: ["EventModel", "CZlib", "CSimdjson"]),
+        .target(name: "CMallocTuning"),
         .executableTarget(
             name: "avt-replay",
             dependencies: [
-                "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog",
+                "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -3,7 +3,7 @@
 # Safe to run again: it does nothing when everything is there.
 set -euo pipefail
 
-packages=(zlib1g-dev libsimdjson-dev)
+packages=(zlib1g-dev libsimdjson-dev time)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,0 +1,7 @@
+#include "CMallocTuning.h"
+
+#include <malloc.h>
+
+int avt_set_malloc_trim_threshold(int bytes) {
+    return mallopt(M_TRIM_THRESHOLD, bytes);
+}
