@@ -276,6 +276,34 @@ import Testing
         #expect(reason(line) == "not a JSON object")
     }
 
+    /// Found by `scripts/fuzz.sh decoder`: simdjson 3.0.1 decides whether a root `null` is one by
+    /// looking one byte too far, so the result depended on the bytes after the line.
+    @Test(
+        arguments: [
+            ("null", "not a JSON object"), (" null\t", "not a JSON object"), ("null6", nil), (" null6", nil),
+            (" null6 ", nil), ("nullx ", nil), ("null null", nil), ("nul", nil),
+        ] as [(String, String?)])
+    func rootNullDoesNotDependOnTheBytesAfterTheLine(line: String, expected: String?) {
+        let bytes = Array(line.utf8)
+        let exact = bytes.withUnsafeBytes { decoder.decode($0, readableCount: $0.count) }
+        for filler in [UInt8(ascii: " "), UInt8(ascii: "x"), 0] {
+            let padded = bytes + Array(repeating: filler, count: LineReader.padding)
+            let inPlace = padded.withUnsafeBytes { buffer in
+                decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<bytes.count]), readableCount: buffer.count)
+            }
+            #expect(inPlace == exact, "\(line) followed by \(filler)")
+        }
+        guard case .rejected(let reason) = exact else {
+            Issue.record("\(line) accepted")
+            return
+        }
+        if let expected {
+            #expect(reason == expected)
+        } else {
+            #expect(reason.hasPrefix("not valid JSON: "), "\(line) → \(reason)")
+        }
+    }
+
     @Test func decodesInPlaceWithPaddingAndCopiesWithout() {
         let line = #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"x":"y"}}"#
         let expected = AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "a", attributes: ["x": "y"])
