@@ -6,7 +6,7 @@
 /// A hub may explain its last rejection in ``rejectionReason``; the default says nothing.
 public protocol Hub: Component {
     /// Accepts (returning the annotated event) or rejects (returning `nil`) an event from a tracker.
-    func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event?
+    func process(_ event: consuming Event, from tracker: TrackerID, in instrument: Instrument) -> Event?
     /// Why the last call to ``process(_:from:in:)`` returned `nil`, if the hub knows.
     var rejectionReason: String? { get }
 }

@@ -42,7 +42,7 @@ public final class HubCore: Hub {
         instrumentID = instrument.id
     }
 
-    public func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+    public func process(_ event: consuming Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
         var event = event
         var state = instrument.state(of: tracker)
         // Playing again after a finish: the reset happens on whatever event comes next.

@@ -33,7 +33,7 @@ public final class HubCoreAds: Hub {
         core.endOfService()
     }
 
-    public func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+    public func process(_ event: consuming Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
         ownReason = checkAds(event, from: tracker, in: instrument)
         if ownReason != nil { return nil }
 
@@ -45,7 +45,7 @@ public final class HubCoreAds: Hub {
         for trackerID in instrument.trackerIDs where instrument.callGetter(.isAdsTracker, of: trackerID) == false {
             instrument.useGetter(.position, of: trackerID, on: &event)
         }
-        return core.process(event, from: tracker, in: instrument)
+        return core.process(consume event, from: tracker, in: instrument)
     }
 
     /// Applies the ad actions to the states; returns `nil` to go on, or why the event is rejected.

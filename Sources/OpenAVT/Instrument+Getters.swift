@@ -1,21 +1,34 @@
 import EventModel
 
 /// A tracker's getters, kept in registration order so that they apply in a fixed order.
+///
+/// Applying them walks an array (every emit does); the index serves look-ups by attribute.
 struct GetterTable {
-    private(set) var order: [AttributeKey] = []
-    private(set) var getters: [AttributeKey: AttributeGetter] = [:]
+    private(set) var entries: [(attribute: AttributeKey, getter: AttributeGetter)] = []
+    private var index: [AttributeKey: Int] = [:]
+
+    subscript(attribute: AttributeKey) -> AttributeGetter? {
+        index[attribute].map { entries[$0].getter }
+    }
 
     mutating func set(_ getter: AttributeGetter, for attribute: AttributeKey) {
-        if getters.updateValue(getter, forKey: attribute) == nil {
-            order.append(attribute)
+        if let position = index[attribute] {
+            entries[position].getter = getter
+        } else {
+            index[attribute] = entries.count
+            entries.append((attribute, getter))
         }
     }
 
     mutating func remove(_ attribute: AttributeKey) {
-        if getters.removeValue(forKey: attribute) != nil {
-            order.removeAll { $0 == attribute }
+        guard let position = index.removeValue(forKey: attribute) else { return }
+        entries.remove(at: position)
+        for (offset, entry) in entries.enumerated().dropFirst(position) {
+            index[entry.attribute] = offset
         }
     }
+
+    var count: Int { entries.count }
 }
 
 extension Instrument {
@@ -42,21 +55,24 @@ extension Instrument {
 
     /// The current value of a tracker's attribute, or `nil` when it has no getter or no value.
     public func callGetter(_ attribute: AttributeKey, of trackerID: TrackerID) -> AttributeValue? {
-        getters[trackerID]?.getters[attribute]?.value()
+        getters[trackerID]?[attribute]?.value()
     }
 
     /// Puts a tracker's attribute on an event, if it has a getter whose filter lets it and a value.
     public func useGetter(_ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event) {
-        guard let getter = getters[trackerID]?.getters[attribute], getter.filter(event, attribute),
-            let value = getter.value()
-        else { return }
-        event[attribute] = value
+        guard let getter = getters[trackerID]?[attribute] else { return }
+        Self.apply(getter, attribute, to: &event)
     }
 
     func applyGetters(of trackerID: TrackerID, to event: inout Event) {
         guard let table = getters[trackerID] else { return }
-        for attribute in table.order {
-            useGetter(attribute, of: trackerID, on: &event)
+        for (attribute, getter) in table.entries {
+            Self.apply(getter, attribute, to: &event)
         }
+    }
+
+    private static func apply(_ getter: AttributeGetter, _ attribute: AttributeKey, to event: inout Event) {
+        guard getter.filter(event, attribute), let value = getter.value() else { return }
+        event[attribute] = value
     }
 }

@@ -23,8 +23,13 @@ public final class Instrument {
     public private(set) var metricalc: (any Metricalc)?
     /// The backend, if set.
     public private(set) var backend: (any Backend)?
+    /// Whether ``emit(_:trackerID:at:)`` gives back the events the hub rejects (keeping a copy
+    /// of each event for that costs a copy of its attributes when the hub changes them).
+    public var keepsRejectedEvents = true
 
     private var trackers: [TrackerID: any Tracker] = [:]
+    /// The ids of `trackers`, sorted: hubs walk them on every event.
+    public private(set) var trackerIDs: [TrackerID] = []
     private var states: [TrackerID: TrackerState] = [:]
     private var nextTrackerID: TrackerID = 0
     private var lastSeen: [AttributeKey: Timestamp] = [:]
@@ -65,6 +70,7 @@ public final class Instrument {
         nextTrackerID += 1
         tracker.trackerID = trackerID
         trackers[trackerID] = tracker
+        trackerIDs.append(trackerID)
         states[trackerID] = TrackerState()
         return trackerID
     }
@@ -73,6 +79,7 @@ public final class Instrument {
     @discardableResult
     public func removeTracker(_ trackerID: TrackerID) -> Bool {
         guard let tracker = trackers.removeValue(forKey: trackerID) else { return false }
+        trackerIDs.removeAll { $0 == trackerID }
         tracker.endOfService()
         states[trackerID] = nil
         getters[trackerID] = nil
@@ -82,11 +89,6 @@ public final class Instrument {
     /// The tracker with this id, if any.
     public func tracker(_ trackerID: TrackerID) -> (any Tracker)? {
         trackers[trackerID]
-    }
-
-    /// The ids of the trackers, in increasing order.
-    public var trackerIDs: [TrackerID] {
-        trackers.keys.sorted()
     }
 
     /// Tells every component the chain is ready: backend, metricalc, hub, then trackers by id.
@@ -140,16 +142,22 @@ public final class Instrument {
     public func emit(_ action: Action, trackerID: TrackerID, at timestamp: Timestamp) -> EmitOutcome {
         guard let tracker = trackers[trackerID] else { return .notProcessed }
         var event = Event(action: action, timestamp: timestamp)
+        // Room for the time-since table, the getters and a hub's attributes, so that the
+        // dictionary is not regrown as the event goes down the chain.
+        event.attributes.reserveCapacity(lastSeen.count + (getters[trackerID]?.count ?? 0) + 24)
         event[.senderId] = .string(id + "-" + String(trackerID))
         for (attribute, since) in lastSeen {
             event[attribute] = .int(timestamp.milliseconds(since: since))
         }
         applyGetters(of: trackerID, to: &event)
 
-        guard let trackerEvent = tracker.initEvent(event) else { return .droppedByTracker(event) }
+        guard let trackerEvent = tracker.initEvent(consume event) else { return .droppedByTracker }
         guard let hub else { return .notProcessed }
-        guard let hubEvent = hub.process(trackerEvent, from: trackerID, in: self) else {
-            return .rejected(trackerEvent, reason: hub.rejectionReason)
+        // The hub takes the event over, so that it changes it in place; a copy is kept only
+        // when rejected events are wanted back.
+        let kept = keepsRejectedEvents ? trackerEvent : nil
+        guard let hubEvent = hub.process(consume trackerEvent, from: trackerID, in: self) else {
+            return .rejected(kept, reason: hub.rejectionReason)
         }
         guard let backend else { return .notProcessed }
         var metrics = metricalc?.metrics(for: hubEvent, from: trackerID, in: self) ?? []

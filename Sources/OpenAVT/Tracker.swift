@@ -9,5 +9,5 @@ public protocol Tracker: Component {
     /// Set by the instrument when the tracker is added.
     var trackerID: TrackerID? { get set }
     /// Prepares an emitted event; `nil` drops it before the hub sees it.
-    func initEvent(_ event: Event) -> Event?
+    func initEvent(_ event: consuming Event) -> Event?
 }

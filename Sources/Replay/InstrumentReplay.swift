@@ -8,6 +8,7 @@ struct InstrumentReplay {
     private var playbacks: PlaybackRecorder
     private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
+    private var actions: [String: Action] = [:]
     private let options: ReplayOptions
 
     /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording;
@@ -17,6 +18,7 @@ struct InstrumentReplay {
         instrument = Instrument(
             id: id, hub: options.hub.makeHub(idGenerator: SequentialIDGenerator(scope: scope)),
             metricalc: MetricalcCore(), backend: SilentBackend())
+        instrument.keepsRejectedEvents = options.includeTrace && options.includeRejected
         playbacks = PlaybackRecorder(instrument: id)
         for _ in 0...max(0, maxTracker) {
             let tracker = ReplayTracker()
@@ -29,7 +31,7 @@ struct InstrumentReplay {
     mutating func replay(_ record: AVTRecord) {
         let tracker = trackers[record.tracker]
         tracker.load(record.attributes, into: instrument)
-        let outcome = instrument.emit(Action(name: record.action), trackerID: record.tracker, at: record.timestamp)
+        let outcome = instrument.emit(action(named: record.action), trackerID: record.tracker, at: record.timestamp)
         switch outcome {
         case .accepted(let event, let metrics):
             playbacks.record(event, from: record.tracker, metrics: metrics)
@@ -49,7 +51,7 @@ struct InstrumentReplay {
                             instrument: instrument.id, tracker: record.tracker, event: event, metrics: metrics,
                             rejection: nil)))
             }
-        case .rejected(let event, let reason):
+        case .rejected(let event?, let reason):
             if options.includeTrace && options.includeRejected {
                 trace.append(
                     .avt(
@@ -57,10 +59,18 @@ struct InstrumentReplay {
                             instrument: instrument.id, tracker: record.tracker, event: event, metrics: [],
                             rejection: reason ?? "rejected by the hub")))
             }
-        case .droppedByTracker, .notProcessed:
+        case .rejected(nil, _), .droppedByTracker, .notProcessed:
             break
         }
     }
 
     var summaries: [PlaybackSummary] { playbacks.summaries }
+
+    /// The action with this name, made once per name (it builds its time-since key).
+    private mutating func action(named name: String) -> Action {
+        if let known = actions[name] { return known }
+        let action = Action(name: name)
+        actions[name] = action
+        return action
+    }
 }

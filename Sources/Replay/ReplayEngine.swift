@@ -32,19 +32,20 @@ public struct ReplayEngine {
         self.options = options
     }
 
-    /// Adds a record read at `position`, and returns the reports of the sessions it closed.
+    /// Adds a record read at `position`, and returns the sessions it closed, to be replayed
+    /// (``ClosedSession/replay()``, on any thread) and written in this order.
     ///
     /// The record first moves the watermark, which may close sessions (its own included,
     /// when it comes more than the timeout after its session's latest record); then it joins
     /// its session, or starts a new one.
-    public mutating func add(_ record: Record, at position: SourcePosition) -> [SessionReport] {
+    public mutating func add(_ record: Record, at position: SourcePosition) -> [ClosedSession] {
         let timestamp = record.timestamp
         if watermark.map({ timestamp > $0 }) ?? true {
             watermark = timestamp
         }
-        let reports = closeIdleSessions()
+        let closed = closeIdleSessions()
         insert(record, at: position)
-        return reports
+        return closed
     }
 
     /// Puts back a record of a session an earlier run left open (``openSessionRecords``),
@@ -64,14 +65,14 @@ public struct ReplayEngine {
         sessions[key] = session
     }
 
-    /// Closes every open session (the input ended) and returns their reports.
-    public mutating func finish() -> [SessionReport] {
+    /// Closes every open session (the input ended) and returns them, in closing order.
+    public mutating func finish() -> [ClosedSession] {
         let remaining = sessions.sorted {
             CloseCandidate(latest: $0.value.latest, key: $0.key) < CloseCandidate(latest: $1.value.latest, key: $1.key)
         }
         sessions = [:]
         closing = Heap()
-        return remaining.map { replay($0.key, $0.value, closing: .inputEnd) }
+        return remaining.map { ClosedSession($0.key, $0.value, closing: .inputEnd, options: options) }
     }
 
     /// The records of the sessions still open, in the order ``finish()`` would close them,
@@ -90,9 +91,9 @@ public struct ReplayEngine {
         }
     }
 
-    private mutating func closeIdleSessions() -> [SessionReport] {
+    private mutating func closeIdleSessions() -> [ClosedSession] {
         guard let watermark else { return [] }
-        var reports: [SessionReport] = []
+        var closed: [ClosedSession] = []
         while let candidate = closing.min,
             watermark.milliseconds(since: candidate.latest) > options.sessionTimeout
         {
@@ -100,14 +101,59 @@ public struct ReplayEngine {
             guard let session = sessions[candidate.key], session.latest == candidate.latest else { continue }
             sessions[candidate.key] = nil
             timedOutSessions += 1
-            reports.append(replay(candidate.key, session, closing: .timeout))
+            closed.append(ClosedSession(candidate.key, session, closing: .timeout, options: options))
         }
-        return reports
+        return closed
+    }
+}
+
+/// The records of a session not closed yet.
+private struct PendingSession {
+    var records: [(record: Record, position: SourcePosition)] = []
+    var latest = Timestamp(milliseconds: 0)
+
+    /// The records in replay order: by time, ties by position.
+    var ordered: [(record: Record, position: SourcePosition)] {
+        records.sorted { ($0.record.timestamp, $0.position) < ($1.record.timestamp, $1.position) }
+    }
+}
+
+/// A session that may close once the watermark is past its latest record; the heap keeps
+/// an entry per latest time seen, and stale ones are skipped.
+private struct CloseCandidate: Comparable {
+    var latest: Timestamp
+    var key: SessionKey
+
+    static func < (lhs: CloseCandidate, rhs: CloseCandidate) -> Bool {
+        (lhs.latest, lhs.key) < (rhs.latest, rhs.key)
+    }
+}
+
+/// A session that closed: its records in replay order, ready to be replayed.
+///
+/// Replaying is a pure function of the records and the options, so closed sessions can be
+/// replayed on several threads; their reports are written in closing order.
+public struct ClosedSession: Sendable {
+    /// The instrument, app or player.
+    public let key: SessionKey
+    /// Why it closed.
+    public let closing: SessionReport.Closing
+    /// The records, in replay order.
+    public let records: [Record]
+    private let options: ReplayOptions
+
+    fileprivate init(
+        _ key: SessionKey, _ session: PendingSession, closing: SessionReport.Closing, options: ReplayOptions
+    ) {
+        self.key = key
+        self.closing = closing
+        self.records = session.ordered.map(\.record)
+        self.options = options
     }
 
-    /// Replays a closed session's records through fresh state machines.
-    private func replay(_ key: SessionKey, _ session: PendingSession, closing: SessionReport.Closing) -> SessionReport {
-        let ordered = session.ordered.map(\.record)
+    /// Replays the session's records through fresh state machines.
+    public func replay() -> SessionReport {
+        let ordered = records
         let scope = String(ordered.first?.timestamp.milliseconds ?? 0)
         var report = SessionReport(key: key, closing: closing)
         switch key.system {
@@ -150,27 +196,5 @@ public struct ReplayEngine {
             (report.marconiItems, report.points) = replay.finish()
         }
         return report
-    }
-}
-
-/// The records of a session not closed yet.
-private struct PendingSession {
-    var records: [(record: Record, position: SourcePosition)] = []
-    var latest = Timestamp(milliseconds: 0)
-
-    /// The records in replay order: by time, ties by position.
-    var ordered: [(record: Record, position: SourcePosition)] {
-        records.sorted { ($0.record.timestamp, $0.position) < ($1.record.timestamp, $1.position) }
-    }
-}
-
-/// A session that may close once the watermark is past its latest record; the heap keeps
-/// an entry per latest time seen, and stale ones are skipped.
-private struct CloseCandidate: Comparable {
-    var latest: Timestamp
-    var key: SessionKey
-
-    static func < (lhs: CloseCandidate, rhs: CloseCandidate) -> Bool {
-        (lhs.latest, lhs.key) < (rhs.latest, rhs.key)
     }
 }

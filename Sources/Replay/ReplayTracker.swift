@@ -17,7 +17,7 @@ public final class ReplayTracker: Tracker {
     /// Creates a tracker with no record loaded.
     public init() {}
 
-    public func initEvent(_ event: Event) -> Event? {
+    public func initEvent(_ event: consuming Event) -> Event? {
         event
     }
 

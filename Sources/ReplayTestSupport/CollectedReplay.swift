@@ -15,9 +15,9 @@ public struct CollectedReplay {
     public init(_ records: [(Record, SourcePosition)], options: ReplayOptions = ReplayOptions()) {
         var engine = ReplayEngine(options: options)
         for (record, position) in records {
-            reports += engine.add(record, at: position)
+            reports += engine.add(record, at: position).map { $0.replay() }
         }
-        reports += engine.finish()
+        reports += engine.finish().map { $0.replay() }
     }
 
     /// Replays records as the lines of one file, in order, then closes every session.

@@ -14,7 +14,7 @@ public final class StubTracker: Tracker {
         self.isAdsTracker = isAdsTracker
     }
 
-    public func initEvent(_ event: Event) -> Event? {
+    public func initEvent(_ event: consuming Event) -> Event? {
         event
     }
 

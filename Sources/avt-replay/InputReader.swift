@@ -10,18 +10,17 @@ struct InputReader {
 
     var engine: ReplayEngine
     let reports: ReportSet
+    let pipeline: ReplayPipeline
     let quiet: Bool
     let rejectLimit: RejectLimit?
     var counts = RunCounts()
     /// Files with more rejected lines than `rejectLimit` allows.
     var filesOverLimit: [String] = []
 
-    /// Adds one record and writes the reports of the sessions it closed.
+    /// Adds one record and hands the sessions it closed to the pipeline.
     mutating func add(_ record: Record, at position: SourcePosition) {
-        for report in engine.add(record, at: position) {
-            counts.count(report)
-            reports.write(report)
-        }
+        let closed = engine.add(record, at: position)
+        if !closed.isEmpty { pipeline.submit(closed) }
     }
 
     /// Reads `path`; its rank among the inputs breaks ties between equal times.

@@ -65,6 +65,14 @@ struct RunCounts {
 
     var problems: Int { rejectedLines + damagedFiles }
 
+    /// Adds the replay's counts (rows and sessions) to these.
+    mutating func add(replayed other: RunCounts) {
+        playbacks += other.playbacks
+        vpSessions += other.vpSessions
+        marconiItems += other.marconiItems
+        sessions.merge(other.sessions, uniquingKeysWith: +)
+    }
+
     mutating func count(_ report: SessionReport) {
         playbacks += report.playbacks.count
         vpSessions += report.vpSessions.count

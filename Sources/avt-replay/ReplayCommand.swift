@@ -147,8 +147,10 @@ struct ReplayCommand: ParsableCommand {
             printError("avt-replay: \(error)")
             return .outputFailed
         }
+        let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(
-            engine: ReplayEngine(options: options), reports: reports, quiet: quiet, rejectLimit: maxRejects)
+            engine: ReplayEngine(options: options), reports: reports, pipeline: pipeline, quiet: quiet,
+            rejectLimit: maxRejects)
         if let state {
             do {
                 reader.counts.resumedRecords = try RunState.load(from: state, into: &reader.engine)
@@ -161,13 +163,11 @@ struct ReplayCommand: ParsableCommand {
             reader.read(path, rank: rank)
         }
         if state == nil || finish {
-            for report in reader.engine.finish() {
-                reader.counts.count(report)
-                reports.write(report)
-            }
+            pipeline.submit(reader.engine.finish())
         } else {
             reader.counts.savedRecords = reader.engine.openSessionRecords.count
         }
+        reader.counts.add(replayed: pipeline.finish())
         reader.counts.timedOutSessions = reader.engine.timedOutSessions
         if !quiet && reader.counts.problems > InputReader.problemsShown {
             printError(

@@ -4,6 +4,9 @@ import Replay
 import ReportEncoding
 
 /// Every report file of a run, written as sessions close and committed together at the end.
+///
+/// Session reports are written by the pipeline's writer queue and input problems by the
+/// reading thread; the two touch different files.
 final class ReportSet {
     private let playbacks: ReportWriter
     private let vpSessions: ReportWriter

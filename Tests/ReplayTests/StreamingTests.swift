@@ -98,7 +98,7 @@ struct StreamingTests {
         var firstRun = ReplayEngine(options: ReplayOptions(includeTrace: true))
         var reports: [SessionReport] = []
         for (index, record) in records[..<cut].enumerated() {
-            reports += firstRun.add(record, at: SourcePosition(fileRank: 0, line: index + 1))
+            reports += firstRun.add(record, at: SourcePosition(fileRank: 0, line: index + 1)).map { $0.replay() }
         }
         var secondRun = ReplayEngine(options: ReplayOptions(includeTrace: true))
         for (index, saved) in firstRun.openSessionRecords.enumerated() {
@@ -106,9 +106,9 @@ struct StreamingTests {
         }
         if let watermark = firstRun.watermark { secondRun.resume(watermark: watermark) }
         for (index, record) in records[cut...].enumerated() {
-            reports += secondRun.add(record, at: SourcePosition(fileRank: 1, line: index + 1))
+            reports += secondRun.add(record, at: SourcePosition(fileRank: 1, line: index + 1)).map { $0.replay() }
         }
-        reports += secondRun.finish()
+        reports += secondRun.finish().map { $0.replay() }
         #expect(reports == whole.reports)
     }
 
