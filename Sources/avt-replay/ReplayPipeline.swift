@@ -1,81 +1,86 @@
-import Dispatch
+import Foundation
 import Replay
 
-/// Replays closed sessions on every core while the main thread goes on reading, and writes
-/// their reports in closing order.
+/// Replays closed sessions and writes their reports on a second thread while the main
+/// thread goes on reading, in closing order.
 ///
-/// Sessions are handed over in batches; each batch is replayed with `concurrentPerform`
-/// on a background queue, and written by a serial queue that takes the batches in the
-/// order they were submitted. At most `maxBatchesInFlight` batches are held at once, which
-/// bounds the memory the pipeline adds.
+/// Sessions are handed over in batches through a queue of at most `maxBatchesQueued`
+/// batches (the reading thread waits when it is full), which bounds the memory the pipeline
+/// adds. One worker thread, not a pool: reading and decoding keep the other core busy, and
+/// a pool's threads and malloc arenas made peak memory grow with the length of the input
+/// (measured with scripts/memory-test.sh).
 final class ReplayPipeline: @unchecked Sendable {
-    // Confinement: `reports` and `counts` are touched only on `writer`, `batch` only on the
-    // thread that calls `submit` and `finish`.
+    // Confinement: `reports` and `counts` are touched only by the worker until `finish`
+    // joins it; `batch` only by the reading thread; `queue` and `closed` under `condition`.
     private let reports: ReportSet
-    private var counts: RunCounts
+    private var counts = RunCounts()
     private var batch: [ClosedSession] = []
-    private let workers = DispatchQueue(label: "avt-replay.replay", attributes: .concurrent)
-    private let writer = DispatchQueue(label: "avt-replay.write")
-    private let inFlight: DispatchSemaphore
+    private var batchRecords = 0
+    private var queue: [[ClosedSession]] = []
+    private var closed = false
+    private let condition = NSCondition()
+    private let finished = DispatchSemaphore(value: 0)
 
-    /// Sessions replayed together.
+    /// Sessions handed over together, and the records they may hold at most.
     static let batchSize = 64
-    static let maxBatchesInFlight = 4
+    static let batchRecords = 2_048
+    static let maxBatchesQueued = 2
 
     init(reports: ReportSet) {
         self.reports = reports
-        self.counts = RunCounts()
-        self.inFlight = DispatchSemaphore(value: Self.maxBatchesInFlight)
+        let worker = Thread { [self] in work() }
+        worker.name = "avt-replay.replay"
+        worker.start()
     }
 
     /// Takes closed sessions, in closing order.
     func submit(_ sessions: [ClosedSession]) {
-        batch += sessions
-        if batch.count >= Self.batchSize { flush() }
+        for session in sessions {
+            batch.append(session)
+            batchRecords += session.records.count
+            if batch.count >= Self.batchSize || batchRecords >= Self.batchRecords { handOver() }
+        }
     }
 
     /// Replays and writes everything submitted, then returns what was written, counted.
     func finish() -> RunCounts {
-        flush()
-        return writer.sync { counts }
+        handOver()
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+        finished.wait()
+        return counts
     }
 
-    private func flush() {
+    private func handOver() {
         guard !batch.isEmpty else { return }
-        let sessions = batch
+        condition.lock()
+        while queue.count >= Self.maxBatchesQueued { condition.wait() }
+        queue.append(batch)
+        condition.broadcast()
+        condition.unlock()
         batch = []
-        inFlight.wait()
-        let done = DispatchSemaphore(value: 0)
-        let results = ResultSlots(count: sessions.count)
-        workers.async {
-            DispatchQueue.concurrentPerform(iterations: sessions.count) { index in
-                results.store(sessions[index].replay(), at: index)
+        batchRecords = 0
+    }
+
+    private func work() {
+        while true {
+            condition.lock()
+            while queue.isEmpty && !closed { condition.wait() }
+            if queue.isEmpty {
+                condition.unlock()
+                finished.signal()
+                return
             }
-            done.signal()
-        }
-        writer.async { [self] in
-            done.wait()
-            for report in results.reports {
+            let sessions = queue.removeFirst()
+            condition.broadcast()
+            condition.unlock()
+            for session in sessions {
+                let report = session.replay()
                 counts.count(report)
                 reports.write(report)
             }
-            inFlight.signal()
         }
     }
-}
-
-/// Reports written by several threads, each into its own slot.
-private final class ResultSlots: @unchecked Sendable {
-    // Each index is written once by one thread before `done` is signalled, and read only after.
-    private var slots: [SessionReport?]
-
-    init(count: Int) {
-        slots = Array(repeating: nil, count: count)
-    }
-
-    func store(_ report: SessionReport, at index: Int) {
-        slots.withUnsafeMutableBufferPointer { $0[index] = report }
-    }
-
-    var reports: [SessionReport] { slots.compactMap { $0 } }
 }
