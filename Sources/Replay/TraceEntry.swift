@@ -1,27 +1,5 @@
 import EventModel
-import Marconi
 import OpenAVT
-import ValueProposition
-
-/// One line of the trace, in replay order: what one of the state machines produced.
-public enum TraceLine: Hashable, Sendable {
-    /// An OpenAVT event that left the hub (or that the hub rejected).
-    case avt(TraceEntry)
-    /// A value-proposition event (after the trace's middlewares) or a non-fatal error.
-    case vp(SessionOutput)
-    /// A Marconi player's change of state or payload.
-    case marconi(MarconiStateChange)
-
-    /// When it happened.
-    public var timestamp: Timestamp {
-        switch self {
-        case .avt(let entry): return entry.event.timestamp
-        case .vp(.event(let event)): return event.timestamp
-        case .vp(.error(let error)): return error.timestamp
-        case .marconi(let change): return change.timestamp
-        }
-    }
-}
 
 /// One OpenAVT line of the trace: an event that left the hub with its metrics, or one the hub rejected.
 public struct TraceEntry: Hashable, Sendable {
