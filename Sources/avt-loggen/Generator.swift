@@ -10,11 +10,38 @@ struct Configuration {
     var start: Int64
     /// Records that arrive late, per mille.
     var latePerMille: Int = 5
+    /// Relative shares of the records: OpenAVT (`avt`), Tentacles (`vp` and `app`), Marconi.
+    var mix: (avt: Int, vp: Int, marconi: Int) = (80, 10, 10)
 }
 
-/// Runs the simulated players and streams their records into the hourly files.
+/// The kinds of simulated sources, each with its own controller.
+enum SourceClass: Int, CaseIterable {
+    case avt = 0, vp = 1, marconi = 2
+}
+
+/// How many sources of one class run, and how fast they produce, to follow the daily curve.
+struct Controller {
+    /// The class's share of the records, from 0 to 1.
+    var share: Double
+    /// Measured records per ms per active source.
+    var rate: Double
+    var active = 0
+    var produced = 0
+    var started = 0
+    var maxActive = 0
+    var activeSum = 0
+    var producedAtMeasure = 0
+}
+
+/// Runs the simulated players and apps and streams their records into the hourly files.
 ///
-/// Instruments wait in a min-heap by the time of their next event; the generator pops
+/// Three kinds of sources run side by side: OpenAVT instruments (`Instrument`, `avt`
+/// records), Tentacles app sessions (`AppSession`, `vp` and `app` records) and Marconi
+/// players (`RadioPlayer`, `marconi` records), each class with its own controller that
+/// keeps its share of the records (`Configuration.mix`). With a mix of `avt` alone, the
+/// output is byte for byte what the OpenAVT-only generator wrote.
+///
+/// Sources wait in a min-heap by the time of their next event; the generator pops
 /// the earliest, writes that event, and puts the instrument back for its next one, so
 /// memory holds only the instruments playing at that moment (a few thousand), never
 /// the records. Once a (simulated) second the controller starts new instruments so
@@ -41,14 +68,24 @@ final class Generator {
     private var rng: SplitMix64
     private var lateRng: SplitMix64
     private let catalog: Catalog
+    private let sideCatalog: SideCatalog
+    /// Draws for the app sessions and Marconi players, apart from `rng` so that the
+    /// instruments' draws do not depend on the mix.
+    private var sideRng: SplitMix64
     private let output: OutputFiles
     private let seedMix: UInt32
 
     private var instruments: [Instrument] = []
     private var freeSlots: [Int32] = []
+    private var apps: [AppSession] = []
+    private var freeAppSlots: [Int32] = []
+    private var players: [RadioPlayer] = []
+    private var freePlayerSlots: [Int32] = []
+    private var controllers: [Controller]
     private var heap = EventHeap()
     private var lateHeap = EventHeap()
     private var lateRecords: [[UInt8]] = []
+    private var lateClasses: [UInt8] = []
     private var freeLateSlots: [Int32] = []
     private var scratch: [UInt8] = []
     /// Each action's name as a JSON string, by `GeneratedEvent.Kind` raw value.
@@ -56,16 +93,18 @@ final class Generator {
 
     private(set) var written = 0
     private(set) var produced = 0
-    private(set) var instrumentsStarted = 0
     private(set) var lateWritten = 0
-    private(set) var maxActive = 0
+    /// Records written per class.
+    private(set) var writtenByClass = [0, 0, 0]
 
-    // The controller.
+    var instrumentsStarted: Int { controllers[SourceClass.avt.rawValue].started }
+    var maxActive: Int { controllers[SourceClass.avt.rawValue].maxActive }
+    var appsStarted: Int { controllers[SourceClass.vp.rawValue].started }
+    var playersStarted: Int { controllers[SourceClass.marconi.rawValue].started }
+
+    // The controllers.
     private var cumulativeWeights: [Double] = [0]
-    private var perInstrumentRate = 1.0 / 20_000  // records per ms per instrument
     private var tickCount = 0
-    private var activeSum = 0
-    private var producedAtMeasure = 0
 
     init(configuration: Configuration) {
         self.configuration = configuration
@@ -75,6 +114,18 @@ final class Generator {
         lateRng = master.split()
         seedMix = UInt32(truncatingIfNeeded: master.next())
         rng = master
+        var side = SplitMix64(seed: configuration.seed ^ 0x5EED_0F_7E47AC1E5)
+        var sideCatalogRng = side.split()
+        sideCatalog = SideCatalog(rng: &sideCatalogRng, catalog: catalog)
+        sideRng = side
+        let mix = configuration.mix
+        let total = Double(mix.avt + mix.vp + mix.marconi)
+        // Starting guesses of records per ms per source; measured as the run goes.
+        controllers = [
+            Controller(share: Double(mix.avt) / total, rate: 1.0 / 20_000),
+            Controller(share: Double(mix.vp) / total, rate: 1.0 / 60_000),
+            Controller(share: Double(mix.marconi) / total, rate: 1.0 / 20_000),
+        ]
         output = OutputFiles(directory: configuration.directory, start: configuration.start, count: configuration.files)
         for hour in 0..<configuration.files {
             let hourOfDay = Int(((configuration.start / 3_600_000) + Int64(hour)) % 24)
@@ -103,31 +154,37 @@ final class Generator {
 
     // MARK: - Emitting
 
+    /// Heap slots carry the source class in their top bits.
+    private static let classShift: Int32 = 28
+    private static let indexMask: Int32 = (1 << 28) - 1
+
     private func step() throws(GeneratorError) {
         guard let entry = heap.pop() else { return }
-        let slot = Int(entry.slot)
+        let index = Int(entry.slot & Self.indexMask)
+        switch Int(entry.slot >> Self.classShift) {
+        case SourceClass.vp.rawValue: try stepApp(entry, index)
+        case SourceClass.marconi.rawValue: try stepPlayer(entry, index)
+        default: try stepInstrument(entry, index)
+        }
+    }
+
+    private func stepInstrument(_ entry: EventHeap.Entry, _ slot: Int) throws(GeneratorError) {
         let event = instruments[slot].pending[instruments[slot].head]
         instruments[slot].head += 1
         produced += 1
+        controllers[SourceClass.avt.rawValue].produced += 1
 
         try releaseLate(upTo: event.timestamp)
         if written < configuration.records {
             if lateRng.chance(perMille: configuration.latePerMille) {
                 scratch.removeAll(keepingCapacity: true)
                 encode(event, slot: slot, into: &scratch)
-                let lateSlot: Int32
-                if let free = freeLateSlots.popLast() {
-                    lateSlot = free
-                    lateRecords[Int(free)] = scratch
-                } else {
-                    lateSlot = Int32(lateRecords.count)
-                    lateRecords.append(scratch)
-                }
-                lateHeap.push(time: event.timestamp + lateRng.between(2_000...25_000), slot: lateSlot)
+                holdLate(time: event.timestamp, class: .avt)
             } else {
                 try output.select(time: event.timestamp)
                 encode(event, slot: slot, into: &output.buffer)
                 written += 1
+                writtenByClass[SourceClass.avt.rawValue] += 1
             }
         }
 
@@ -138,7 +195,85 @@ final class Generator {
         } else {
             instruments[slot].pending = []
             freeSlots.append(entry.slot)
+            controllers[SourceClass.avt.rawValue].active -= 1
         }
+    }
+
+    private func stepApp(_ entry: EventHeap.Entry, _ slot: Int) throws(GeneratorError) {
+        let event = apps[slot].pending[apps[slot].head]
+        apps[slot].head += 1
+        produced += 1
+        controllers[SourceClass.vp.rawValue].produced += 1
+
+        try releaseLate(upTo: event.timestamp)
+        if written < configuration.records {
+            if lateRng.chance(perMille: configuration.latePerMille) {
+                scratch.removeAll(keepingCapacity: true)
+                apps[slot].encode(event, catalog: sideCatalog, into: &scratch)
+                holdLate(time: event.timestamp, class: .vp)
+            } else {
+                try output.select(time: event.timestamp)
+                apps[slot].encode(event, catalog: sideCatalog, into: &output.buffer)
+                written += 1
+                writtenByClass[SourceClass.vp.rawValue] += 1
+            }
+        }
+
+        if let next = apps[slot].nextTime {
+            heap.push(time: next, slot: entry.slot)
+        } else if apps[slot].refill(catalog: sideCatalog), let next = apps[slot].nextTime {
+            heap.push(time: next, slot: entry.slot)
+        } else {
+            apps[slot] = AppSession(appField: [], rng: SplitMix64(seed: 0), firstEvent: 0)
+            freeAppSlots.append(Int32(slot))
+            controllers[SourceClass.vp.rawValue].active -= 1
+        }
+    }
+
+    private func stepPlayer(_ entry: EventHeap.Entry, _ slot: Int) throws(GeneratorError) {
+        let event = players[slot].pending[players[slot].head]
+        players[slot].head += 1
+        produced += 1
+        controllers[SourceClass.marconi.rawValue].produced += 1
+
+        try releaseLate(upTo: event.timestamp)
+        if written < configuration.records {
+            if lateRng.chance(perMille: configuration.latePerMille) {
+                scratch.removeAll(keepingCapacity: true)
+                players[slot].encode(event, catalog: sideCatalog, into: &scratch)
+                holdLate(time: event.timestamp, class: .marconi)
+            } else {
+                try output.select(time: event.timestamp)
+                players[slot].encode(event, catalog: sideCatalog, into: &output.buffer)
+                written += 1
+                writtenByClass[SourceClass.marconi.rawValue] += 1
+            }
+        }
+
+        if let next = players[slot].nextTime {
+            heap.push(time: next, slot: entry.slot)
+        } else if players[slot].refill(catalog: sideCatalog), let next = players[slot].nextTime {
+            heap.push(time: next, slot: entry.slot)
+        } else {
+            players[slot].pending = []
+            freePlayerSlots.append(Int32(slot))
+            controllers[SourceClass.marconi.rawValue].active -= 1
+        }
+    }
+
+    /// Holds the record in `scratch` back, to be written 2 to 25 s after its time.
+    private func holdLate(time: Int64, class sourceClass: SourceClass) {
+        let lateSlot: Int32
+        if let free = freeLateSlots.popLast() {
+            lateSlot = free
+            lateRecords[Int(free)] = scratch
+            lateClasses[Int(free)] = UInt8(sourceClass.rawValue)
+        } else {
+            lateSlot = Int32(lateRecords.count)
+            lateRecords.append(scratch)
+            lateClasses.append(UInt8(sourceClass.rawValue))
+        }
+        lateHeap.push(time: time + lateRng.between(2_000...25_000), slot: lateSlot)
     }
 
     private func releaseLate(upTo time: Int64) throws(GeneratorError) {
@@ -149,6 +284,7 @@ final class Generator {
             lateRecords[Int(first.slot)] = []
             freeLateSlots.append(first.slot)
             written += 1
+            writtenByClass[Int(lateClasses[Int(first.slot)])] += 1
             lateWritten += 1
         }
     }
@@ -156,26 +292,41 @@ final class Generator {
     // MARK: - Starting instruments
 
     private func control(at time: Int64) {
-        let active = heap.count
-        maxActive = max(maxActive, active)
         tickCount += 1
-        activeSum += active
+        for index in controllers.indices {
+            let active = controllers[index].active
+            controllers[index].maxActive = max(controllers[index].maxActive, active)
+            controllers[index].activeSum += active
+        }
         if tickCount % 10 == 0 {
-            let averageActive = Double(activeSum) / 10
-            if averageActive >= 1 && tickCount > 120 {
-                let measured = Double(produced - producedAtMeasure) / (averageActive * 10_000)
-                perInstrumentRate = perInstrumentRate * 0.9 + measured * 0.1
+            for index in controllers.indices {
+                let averageActive = Double(controllers[index].activeSum) / 10
+                if averageActive >= 1 && tickCount > 120 {
+                    let measured =
+                        Double(controllers[index].produced - controllers[index].producedAtMeasure)
+                        / (averageActive * 10_000)
+                    controllers[index].rate = controllers[index].rate * 0.9 + measured * 0.1
+                }
+                controllers[index].activeSum = 0
+                controllers[index].producedAtMeasure = controllers[index].produced
             }
-            activeSum = 0
-            producedAtMeasure = produced
         }
         let horizon: Int64 = 600_000
-        let missing = max(0, expected(at: time + horizon) - Double(produced))
-        let desiredActive = Int(missing / Double(horizon) / max(perInstrumentRate, 1e-7))
-        let limit = max(2, desiredActive / 60)
-        let spawns = min(max(0, desiredActive - active), limit)
-        for _ in 0..<spawns {
-            startInstrument(at: time + rng.between(0...999))
+        let expectedTotal = expected(at: time + horizon)
+        for sourceClass in SourceClass.allCases {
+            let controller = controllers[sourceClass.rawValue]
+            guard controller.share > 0 else { continue }
+            let missing = max(0, expectedTotal * controller.share - Double(controller.produced))
+            let desiredActive = Int(missing / Double(horizon) / max(controller.rate, 1e-7))
+            let limit = max(2, desiredActive / 60)
+            let spawns = min(max(0, desiredActive - controller.active), limit)
+            for _ in 0..<spawns {
+                switch sourceClass {
+                case .avt: startInstrument(at: time + rng.between(0...999))
+                case .vp: startApp(at: time + sideRng.between(0...999))
+                case .marconi: startPlayer(at: time + sideRng.between(0...999))
+                }
+            }
         }
     }
 
@@ -192,7 +343,8 @@ final class Generator {
     }
 
     private func startInstrument(at time: Int64) {
-        instrumentsStarted += 1
+        controllers[SourceClass.avt.rawValue].started += 1
+        let instrumentsStarted = controllers[SourceClass.avt.rawValue].started
         var instrumentRng = rng.split()
         let platform = Self.platforms[instrumentRng.weighted(Self.platforms.map(\.weight))]
         let id = platform.prefix + "-" + Self.hex8(Self.mix32(UInt32(truncatingIfNeeded: instrumentsStarted) ^ seedMix))
@@ -218,6 +370,51 @@ final class Generator {
             instruments.append(instrument)
         }
         heap.push(time: next, slot: slot)
+        controllers[SourceClass.avt.rawValue].active += 1
+    }
+
+    private func startApp(at time: Int64) {
+        controllers[SourceClass.vp.rawValue].started += 1
+        let started = controllers[SourceClass.vp.rawValue].started
+        let appRng = sideRng.split()
+        let id = "a-" + Self.hex8(Self.mix32(UInt32(truncatingIfNeeded: started) ^ seedMix ^ 0xA99_5E55))
+        var app = AppSession(appField: Array("\"app\":".utf8) + Catalog.json(id), rng: appRng, firstEvent: time)
+        guard app.refill(catalog: sideCatalog), let next = app.nextTime else { return }
+        let slot: Int32
+        if let free = freeAppSlots.popLast() {
+            slot = free
+            apps[Int(free)] = app
+        } else {
+            slot = Int32(apps.count)
+            apps.append(app)
+        }
+        heap.push(time: next, slot: Int32(SourceClass.vp.rawValue) << Self.classShift | slot)
+        controllers[SourceClass.vp.rawValue].active += 1
+    }
+
+    private func startPlayer(at time: Int64) {
+        controllers[SourceClass.marconi.rawValue].started += 1
+        let started = controllers[SourceClass.marconi.rawValue].started
+        var playerRng = sideRng.split()
+        let isLive = playerRng.chance(perMille: 700)
+        let id =
+            (isLive ? "radio-" : "pod-")
+            + Self.hex8(Self.mix32(UInt32(truncatingIfNeeded: started) ^ seedMix ^ 0x4AD1_0F00))
+        let station = playerRng.below(sideCatalog.stations.count)
+        var player = RadioPlayer(
+            playerField: Array("\"player\":".utf8) + Catalog.json(id), isLive: isLive, station: station, rng: playerRng,
+            firstEvent: time)
+        guard player.refill(catalog: sideCatalog), let next = player.nextTime else { return }
+        let slot: Int32
+        if let free = freePlayerSlots.popLast() {
+            slot = free
+            players[Int(free)] = player
+        } else {
+            slot = Int32(players.count)
+            players.append(player)
+        }
+        heap.push(time: next, slot: Int32(SourceClass.marconi.rawValue) << Self.classShift | slot)
+        controllers[SourceClass.marconi.rawValue].active += 1
     }
 
     /// A bijective 32-bit mix (lowbias32), so instrument ids never collide.
@@ -315,7 +512,7 @@ final class Generator {
 
     @inline(__always)
     private func append(_ text: StaticString, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        appendStatic(text, to: &buffer)
     }
 
     static func appendInt(_ value: Int64, to buffer: inout [UInt8]) {

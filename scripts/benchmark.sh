@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# Times avt-replay against zcat, pigz and DuckDB on the same generated corpus, and prints
+# the results as a Markdown table (standard output; progress goes to standard error).
+#
+#   scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] RECORDS [FILES]
+#
+# - generates RECORDS records (avt-loggen, seed 42 unless --seed; ~80% avt, ~10% vp and
+#   app, ~10% marconi) in FILES hourly files (default 24), compressed with `pigz -n` (no
+#   name or time, so the same bytes every time), cached in .build-bench/corpus-RECORDS-FILES-sSEED
+#   and reused while it is there;
+# - runs N rounds (default 3), each tool once a round, the order rotating from round to
+#   round: `avt-replay --quiet --out TMP FILES` (the full replay, every report written),
+#   `zcat FILES > /dev/null`, `pigz -dc FILES > /dev/null`, and DuckDB (2 threads) reading
+#   the same .jsonl.gz files with explicit columns and a GROUP BY instrument;
+# - measures each with /usr/bin/time (wall seconds, max RSS), and prints the median wall
+#   time, records/s, MB/s of uncompressed JSON, the largest max RSS, and the time relative
+#   to DuckDB's;
+# - with --one-core, also times avt-replay and zcat pinned to CPU 0 (`taskset -c 0`).
+#
+# The files are in the page cache (they were just written or read), so this measures
+# decompression, parsing and replay, not the disk. A benchmark, not a test: nothing in the
+# test suite measures time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() {
+    echo "usage: scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] RECORDS [FILES]" >&2
+    exit 2
+}
+
+rounds=3
+one_core=0
+seed=42
+positional=()
+while (($#)); do
+    case "$1" in
+    --rounds) rounds=${2:?}; shift 2 ;;
+    --rounds=*) rounds=${1#*=}; shift ;;
+    --seed) seed=${2:?}; shift 2 ;;
+    --seed=*) seed=${1#*=}; shift ;;
+    --one-core) one_core=1; shift ;;
+    -h | --help) usage ;;
+    -*) echo "unknown option $1" >&2; usage ;;
+    *) positional+=("$1"); shift ;;
+    esac
+done
+((${#positional[@]} >= 1 && ${#positional[@]} <= 2)) || usage
+records=${positional[0]}
+files=${positional[1]:-24}
+[[ $records =~ ^[0-9]+$ && $files =~ ^[0-9]+$ && $rounds =~ ^[1-9][0-9]*$ && $seed =~ ^[0-9]+$ ]] || usage
+
+log() { echo "benchmark: $*" >&2; }
+
+# --- Dependencies -------------------------------------------------------------------------
+as_root() { if ((EUID == 0)); then "$@"; else sudo "$@"; fi; }
+missing=()
+command -v pigz >/dev/null || missing+=(pigz)
+[[ -x /usr/bin/time ]] || missing+=(time)
+if ((one_core)); then command -v taskset >/dev/null || missing+=(util-linux); fi
+if ((${#missing[@]})); then
+    log "installing ${missing[*]} (apt-get)"
+    as_root apt-get update -qq >&2
+    as_root apt-get install -y -qq "${missing[@]}" >&2
+fi
+if ! python3 -c 'import duckdb' 2>/dev/null; then
+    log "installing duckdb (pip)"
+    python3 -m pip install --quiet duckdb >&2
+fi
+
+# --- Build --------------------------------------------------------------------------------
+scratch=.build-bench
+log "building avt-loggen and avt-replay (release, --scratch-path $scratch)"
+swift build -c release --scratch-path "$scratch" --product avt-loggen >&2
+swift build -c release --scratch-path "$scratch" --product avt-replay >&2
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+
+# --- Corpus -------------------------------------------------------------------------------
+corpus="$scratch/corpus-$records-$files-s$seed"
+if [[ ! -f $corpus/corpus.info ]]; then
+    log "generating $records records in $files files into $corpus"
+    rm -rf "$corpus" "$corpus.tmp"
+    mkdir -p "$corpus.tmp"
+    "$bin/avt-loggen" --records "$records" --seed "$seed" --files "$files" --out "$corpus.tmp" 2>"$corpus.tmp/loggen.txt"
+    cat "$corpus.tmp/loggen.txt" >&2
+    uncompressed=$(cat "$corpus.tmp"/*.jsonl | wc -c)
+    pigz -n -p "$(nproc)" "$corpus.tmp"/*.jsonl
+    compressed=$(cat "$corpus.tmp"/*.jsonl.gz | wc -c)
+    {
+        echo "records=$records"
+        echo "files=$files"
+        echo "seed=$seed"
+        echo "uncompressed=$uncompressed"
+        echo "compressed=$compressed"
+        echo "sha256=$(cat "$corpus.tmp"/*.jsonl.gz | sha256sum | cut -d' ' -f1)"
+    } >"$corpus.tmp/corpus.info"
+    mv "$corpus.tmp" "$corpus"
+else
+    log "reusing $corpus"
+fi
+# shellcheck disable=SC1091
+source "$corpus/corpus.info"
+inputs=("$corpus"/*.jsonl.gz)
+
+# --- The tools ----------------------------------------------------------------------------
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# DuckDB: explicit columns, so that it does not sample the files to infer a schema. Records
+# of other types (vp, app, marconi) have no `instrument` (or `tracker`, `action`): a column
+# missing from a record is NULL, not an error, so they all fall in the NULL group, and the
+# query checks that every line was read. `ignore_errors` is not needed (and not set: a
+# malformed line would then be skipped silently); `format='newline_delimited'` reads one
+# record per line, as avt-replay does.
+cat >"$work/duckdb_query.py" <<'EOF'
+import sys
+import duckdb
+
+expected = int(sys.argv[1])
+files = sys.argv[2:]
+con = duckdb.connect()
+con.execute("SET threads = 2")
+listing = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "]"
+rows, groups, total = con.execute(f"""
+    SELECT count(*), count(instrument), sum(n) FROM (
+        SELECT instrument, count(*) AS n, min(ts) AS first_ts, max(ts) AS last_ts,
+               count(DISTINCT tracker) AS trackers, count(action) AS actions
+        FROM read_json({listing},
+                       format = 'newline_delimited',
+                       compression = 'gzip',
+                       columns = {{ts: 'BIGINT', type: 'VARCHAR', instrument: 'VARCHAR',
+                                   tracker: 'INTEGER', action: 'VARCHAR'}})
+        GROUP BY instrument)
+""").fetchone()
+if total != expected:
+    sys.exit(f"duckdb: read {total} records, expected {expected}")
+print(f"duckdb {duckdb.__version__}: {groups} instruments (+ the NULL group: vp, app, marconi), {total} records", file=sys.stderr)
+EOF
+
+# Runs one tool under /usr/bin/time, which writes "wall-seconds max-RSS-KiB" to $work/time.
+timed() { /usr/bin/time -f "%e %M" -o "$work/time" "$@"; }
+run() {
+    case "$1" in
+    avt_replay) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --out "$work/out" "${inputs[@]}" ;;
+    zcat) timed zcat "${inputs[@]}" >/dev/null ;;
+    pigz) timed pigz -dc "${inputs[@]}" >/dev/null ;;
+    duckdb) timed python3 "$work/duckdb_query.py" "$records" "${inputs[@]}" ;;
+    avt_replay_1) rm -rf "$work/out"; timed taskset -c 0 "$bin/avt-replay" --quiet --out "$work/out" "${inputs[@]}" ;;
+    zcat_1) timed taskset -c 0 zcat "${inputs[@]}" >/dev/null ;;
+    esac
+}
+
+tools=(avt_replay zcat pigz duckdb)
+((one_core)) && tools+=(avt_replay_1 zcat_1)
+declare -A label=(
+    [avt_replay]='`avt-replay --quiet --out DIR`'
+    [zcat]='`zcat > /dev/null`'
+    [pigz]='`pigz -dc > /dev/null`'
+    [duckdb]='DuckDB, 2 threads, `GROUP BY instrument`'
+    [avt_replay_1]='`avt-replay` on one core (`taskset -c 0`)'
+    [zcat_1]='`zcat` on one core (`taskset -c 0`)'
+)
+
+: >"$work/results"
+count=${#tools[@]}
+for ((round = 0; round < rounds; round++)); do
+    for ((k = 0; k < count; k++)); do
+        tool=${tools[$(((k + round) % count))]}
+        status=0
+        run "$tool" || status=$?
+        read -r seconds kilobytes < <(tail -n 1 "$work/time")
+        log "round $((round + 1))/$rounds: $tool ${seconds} s, max RSS $((kilobytes / 1024)) MiB$( ((status)) && echo ", EXIT STATUS $status")"
+        if ((status)); then
+            echo "benchmark: $tool failed (exit $status); its times are not reported" >&2
+            tail -n 5 "$work/time" >&2 || true
+            exit 1
+        fi
+        echo "$tool $seconds $kilobytes" >>"$work/results"
+    done
+done
+
+# --- The table ----------------------------------------------------------------------------
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+memory=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
+versions="$(swift --version 2>/dev/null | head -n 1 | sed 's/ (.*//'); $(gzip --version | head -n 1); $(pigz --version 2>&1); DuckDB $(python3 -c 'import duckdb; print(duckdb.__version__)')"
+for tool in "${tools[@]}"; do echo "$tool=${label[$tool]}"; done >"$work/labels"
+python3 - "$work/results" "$work/labels" "$records" "$files" "$uncompressed" "$compressed" "$rounds" \
+    "$(nproc)" "$cpu" "$memory" "$versions" "$seed" <<'EOF'
+import statistics
+import sys
+
+results, labels, records, files, uncompressed, compressed, rounds, cores, cpu, memory, versions, seed = sys.argv[1:]
+records, uncompressed, compressed, rounds = int(records), int(uncompressed), int(compressed), int(rounds)
+order, names = [], {}
+for line in open(labels):
+    key, _, text = line.rstrip("\n").partition("=")
+    order.append(key)
+    names[key] = text
+times, rss = {}, {}
+for line in open(results):
+    tool, seconds, kilobytes = line.split()
+    times.setdefault(tool, []).append(float(seconds))
+    rss[tool] = max(rss.get(tool, 0), int(kilobytes))
+median = {tool: statistics.median(values) for tool, values in times.items()}
+duck = median["duckdb"]
+
+print(f"Machine: {cores} cores (`nproc`), {cpu}, {memory}; {versions}.")
+print()
+print(f"Corpus: `avt-loggen --records {records} --seed {seed} --files {files}`, `pigz -n`: "
+      f"{uncompressed / 1e6:,.0f} MB of JSON ({uncompressed / records:.0f} bytes a record), "
+      f"{compressed / 1e6:,.1f} MB compressed. Median of {rounds} round{'s' if rounds > 1 else ''} "
+      f"(each tool once a round, in rotating order); memory is the largest max RSS.")
+print()
+print("| tool | wall time (median) | records/s | MB/s (uncompressed) | peak memory (max RSS) | time vs DuckDB |")
+print("|---|---:|---:|---:|---:|---:|")
+for tool in order:
+    seconds = median[tool]
+    print(f"| {names[tool]} | {seconds:.2f} s | {records / seconds:,.0f} | {uncompressed / 1e6 / seconds:,.0f} "
+          f"| {rss[tool] / 1024:,.0f} MiB | {seconds / duck:.2f}× |")
+EOF
