@@ -84,8 +84,8 @@ struct AppSession {
     // MARK: - Activities
 
     private mutating func activity(catalog: SideCatalog) {
-        let kind = SideCatalog.PropositionKind(
-            rawValue: firstActivity ? (rng.chance(perMille: 600) ? 1 : 0) : rng.weighted([45, 15, 22, 12, 6]))!
+        let kindIndex = firstActivity ? (rng.chance(perMille: 600) ? 1 : 0) : rng.weighted([45, 15, 22, 12, 6])
+        let kind = SideCatalog.PropositionKind(rawValue: kindIndex) ?? .watchingVideo
         let start = firstActivity ? lastTimestamp + 1 : lastTimestamp + rng.between(1_000...90_000)
         firstActivity = false
         let choices = catalog.propositions[kind.rawValue]
