@@ -36,6 +36,7 @@ public final class RecordDecoder {
     public static let maxTracker = Int64(AVTRecord.trackerRange.upperBound)
 
     private var handle: OpaquePointer?
+    private let texts = TextCache()
     private var scratch: [UInt8] = []
 
     /// Creates a decoder; its parser is allocated on first use.
@@ -102,7 +103,7 @@ public final class RecordDecoder {
         case .CSJ_ABSENT, .CSJ_NULL:
             break
         case .CSJ_STRING:
-            let name = RecordDecoder.string(raw.type)
+            let name = string(raw.type)
             guard let known = RecordType(rawValue: name) else {
                 return .rejected(reason: "unknown type \(RecordDecoder.quoted(name))")
             }
@@ -112,10 +113,10 @@ public final class RecordDecoder {
         }
         let decoded: Result<Record, Rejection>
         switch type {
-        case .avt: decoded = RecordDecoder.avt(raw, at: timestamp)
-        case .vp: decoded = RecordDecoder.vp(raw, at: timestamp)
-        case .app: decoded = RecordDecoder.app(raw, at: timestamp)
-        case .marconi: decoded = RecordDecoder.marconi(raw, at: timestamp)
+        case .avt: decoded = avt(raw, at: timestamp)
+        case .vp: decoded = vp(raw, at: timestamp)
+        case .app: decoded = app(raw, at: timestamp)
+        case .marconi: decoded = marconi(raw, at: timestamp)
         }
         switch decoded {
         case .success(let record): return .record(record)
@@ -123,18 +124,18 @@ public final class RecordDecoder {
         }
     }
 
-    private static func avt(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func avt(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
         Result { () throws(Rejection) -> AVTRecord in
             AVTRecord(
                 timestamp: timestamp,
                 instrument: try nonEmptyString(raw.instrument, field: "instrument").get(),
-                tracker: try tracker(raw.tracker).get(),
+                tracker: try Self.tracker(raw.tracker).get(),
                 action: try nonEmptyString(raw.action, field: "action").get(),
                 attributes: try object(raw.attrs, field: "attrs").get() ?? [:])
         }.map(Record.avt)
     }
 
-    private static func vp(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func vp(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
         Result { () throws(Rejection) -> VPRecord in
             VPRecord(
                 timestamp: timestamp,
@@ -147,7 +148,7 @@ public final class RecordDecoder {
         }.map(Record.vp)
     }
 
-    private static func app(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func app(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
         Result { () throws(Rejection) -> AppRecord in
             AppRecord(
                 timestamp: timestamp,
@@ -156,14 +157,14 @@ public final class RecordDecoder {
         }.map(Record.app)
     }
 
-    private static func marconi(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func marconi(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
         Result { () throws(Rejection) -> MarconiRecord in
             MarconiRecord(
                 timestamp: timestamp,
                 player: try nonEmptyString(raw.player, field: "player").get(),
                 event: try oneOf(MarconiEventKind.self, raw.event, field: "event").get(),
                 meta: try object(raw.meta, field: "meta").get(),
-                progress: try optionalNumber(raw.progress, field: "progress").get(),
+                progress: try Self.optionalNumber(raw.progress, field: "progress").get(),
                 error: try optionalString(raw.error, field: "error").get())
         }.map(Record.marconi)
     }
@@ -197,7 +198,7 @@ public final class RecordDecoder {
 
     private static let outOfRange = "\"ts\" is out of range (years 0000 to 9999)"
 
-    private static func nonEmptyString(_ value: csj_value, field: String) -> Result<String, Rejection> {
+    private func nonEmptyString(_ value: csj_value, field: String) -> Result<String, Rejection> {
         switch value.kind {
         case .CSJ_ABSENT:
             return .failure(Rejection("missing \"\(field)\""))
@@ -225,7 +226,7 @@ public final class RecordDecoder {
     }
 
     /// A string field that may be absent (or `null`).
-    private static func optionalString(_ value: csj_value, field: String) -> Result<String?, Rejection> {
+    private func optionalString(_ value: csj_value, field: String) -> Result<String?, Rejection> {
         switch value.kind {
         case .CSJ_ABSENT, .CSJ_NULL: return .success(nil)
         case .CSJ_STRING: return .success(string(value))
@@ -244,19 +245,19 @@ public final class RecordDecoder {
     }
 
     /// A required string field whose value names a case of `T`.
-    private static func oneOf<T: RawRepresentable & CaseIterable>(
+    private func oneOf<T: RawRepresentable & CaseIterable>(
         _ type: T.Type, _ value: csj_value, field: String
     ) -> Result<T, Rejection> where T.RawValue == String {
         nonEmptyString(value, field: field).flatMap { name in
             if let known = T(rawValue: name) { return .success(known) }
             let names = T.allCases.map(\.rawValue)
             let list = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
-            return .failure(Rejection("\"\(field)\" must be \(list), not \(quoted(name))"))
+            return .failure(Rejection("\"\(field)\" must be \(list), not \(Self.quoted(name))"))
         }
     }
 
     /// An object field whose values are strings, numbers or booleans; `nil` when absent (or `null`).
-    private static func object(_ raw: csj_object, field: String) -> Result<Attributes?, Rejection> {
+    private func object(_ raw: csj_object, field: String) -> Result<Attributes?, Rejection> {
         switch raw.kind {
         case .CSJ_ABSENT, .CSJ_NULL:
             return .success(nil)
@@ -272,8 +273,7 @@ public final class RecordDecoder {
         var invalid: [AttributeKey: Int] = [:]
         for index in 0..<raw.count {
             let entry = entries[index]
-            let key = AttributeKey(
-                String(decoding: UnsafeRawBufferPointer(start: entry.key, count: entry.key_length), as: UTF8.self))
+            let key = texts.key(UnsafeRawBufferPointer(start: entry.key, count: entry.key_length))
             let value: AttributeValue
             switch entry.value.kind {
             case .CSJ_STRING: value = .string(string(entry.value))
@@ -294,13 +294,13 @@ public final class RecordDecoder {
         }
         if let first = invalid.min(by: { $0.value < $1.value }) {
             return .failure(
-                Rejection("\(quoted(field + "." + first.key.rawValue)) must be a string, number or boolean"))
+                Rejection("\(Self.quoted(field + "." + first.key.rawValue)) must be a string, number or boolean"))
         }
         return .success(attributes)
     }
 
-    private static func string(_ value: csj_value) -> String {
-        String(decoding: UnsafeRawBufferPointer(start: value.string, count: value.length), as: UTF8.self)
+    private func string(_ value: csj_value) -> String {
+        texts.string(UnsafeRawBufferPointer(start: value.string, count: value.length))
     }
 
     /// A value in double quotes for a reason, shortened to 64 characters, with quotes,

@@ -56,13 +56,10 @@ public struct ReplayEngine {
 
     private mutating func insert(_ record: Record, at position: SourcePosition) {
         let key = SessionKey(of: record)
-        var session = sessions.removeValue(forKey: key) ?? PendingSession()
-        if session.records.isEmpty || record.timestamp > session.latest {
-            session.latest = record.timestamp
+        let isNewLatest = sessions[key, default: PendingSession()].add(record, at: position)
+        if isNewLatest {
             closing.insert(CloseCandidate(latest: record.timestamp, key: key))
         }
-        session.records.append((record, position))
-        sessions[key] = session
     }
 
     /// Closes every open session (the input ended) and returns them, in closing order.
@@ -111,6 +108,14 @@ public struct ReplayEngine {
 private struct PendingSession {
     var records: [(record: Record, position: SourcePosition)] = []
     var latest = Timestamp(milliseconds: 0)
+
+    /// Adds a record; returns whether it is the session's latest so far.
+    mutating func add(_ record: Record, at position: SourcePosition) -> Bool {
+        let isLatest = records.isEmpty || record.timestamp > latest
+        if isLatest { latest = record.timestamp }
+        records.append((record, position))
+        return isLatest
+    }
 
     /// The records in replay order: by time, ties by position.
     var ordered: [(record: Record, position: SourcePosition)] {
