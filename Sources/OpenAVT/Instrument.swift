@@ -31,6 +31,8 @@ public final class Instrument {
     /// The ids of `trackers`, sorted: hubs walk them on every event.
     public private(set) var trackerIDs: [TrackerID] = []
     private var states: [TrackerID: TrackerState] = [:]
+    /// `<instrument id>-<tracker id>` of each tracker, made once.
+    private var senderIDs: [TrackerID: AttributeValue] = [:]
     private var nextTrackerID: TrackerID = 0
     private var lastSeen: [AttributeKey: Timestamp] = [:]
     var getters: [TrackerID: GetterTable] = [:]
@@ -72,6 +74,7 @@ public final class Instrument {
         trackers[trackerID] = tracker
         trackerIDs.append(trackerID)
         states[trackerID] = TrackerState()
+        senderIDs[trackerID] = .string(id + "-" + String(trackerID))
         return trackerID
     }
 
@@ -80,6 +83,7 @@ public final class Instrument {
     public func removeTracker(_ trackerID: TrackerID) -> Bool {
         guard let tracker = trackers.removeValue(forKey: trackerID) else { return false }
         trackerIDs.removeAll { $0 == trackerID }
+        senderIDs[trackerID] = nil
         tracker.endOfService()
         states[trackerID] = nil
         getters[trackerID] = nil
@@ -145,7 +149,7 @@ public final class Instrument {
         // Room for the time-since table, the getters and a hub's attributes, so that the
         // dictionary is not regrown as the event goes down the chain.
         event.attributes.reserveCapacity(lastSeen.count + (getters[trackerID]?.count ?? 0) + 24)
-        event[.senderId] = .string(id + "-" + String(trackerID))
+        event[.senderId] = senderIDs[trackerID]
         for (attribute, since) in lastSeen {
             event[attribute] = .int(timestamp.milliseconds(since: since))
         }

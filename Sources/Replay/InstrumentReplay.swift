@@ -9,6 +9,9 @@ struct InstrumentReplay {
     private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
     private var actions: [String: Action] = [:]
+    /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
+    private let trackerTags: [[MetricTag]]
+    private let path: [String]
     private let options: ReplayOptions
 
     /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording;
@@ -20,6 +23,8 @@ struct InstrumentReplay {
             metricalc: MetricalcCore(), backend: SilentBackend())
         instrument.keepsRejectedEvents = options.includeTrace && options.includeRejected
         playbacks = PlaybackRecorder(instrument: id)
+        trackerTags = (0...max(0, maxTracker)).map { [MetricTag("instrument", id), MetricTag("tracker", String($0))] }
+        path = [id]
         for _ in 0...max(0, maxTracker) {
             let tracker = ReplayTracker()
             instrument.addTracker(tracker)
@@ -39,9 +44,8 @@ struct InstrumentReplay {
             for metric in metrics {
                 points.append(
                     MetricPoint(
-                        system: .openavt, source: instrument.id,
-                        tags: [MetricTag("instrument", instrument.id), MetricTag("tracker", String(record.tracker))],
-                        path: [instrument.id], stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [],
+                        system: .openavt, source: instrument.id, tags: trackerTags[record.tracker],
+                        path: path, stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [],
                         metric: metric))
             }
             if options.includeTrace {

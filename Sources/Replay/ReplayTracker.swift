@@ -25,9 +25,8 @@ public final class ReplayTracker: Tracker {
     public func load(_ attributes: Attributes, into instrument: Instrument) {
         latest = attributes
         guard let trackerID else { return }
-        let newKeys = attributes.keys.filter { !registered.contains($0) }
-        for key in newKeys.sorted() {
-            registered.insert(key)
+        guard attributes.keys.contains(where: { !registered.contains($0) }) else { return }
+        for key in attributes.keys.sorted() where registered.insert(key).inserted {
             instrument.registerGetter(key, for: trackerID) { [unowned self] in self.latest[key] }
         }
     }
