@@ -1,36 +1,47 @@
 import Foundation
 import Replay
 
-/// Replays closed sessions and writes their reports on a second thread while the main
-/// thread goes on reading, in closing order.
+/// Replays closed sessions on worker threads while the main thread goes on reading, and
+/// writes their reports in closing order.
 ///
-/// Sessions are handed over in batches through a queue of at most `maxBatchesQueued`
+/// Sessions are handed over in small batches through a queue of at most `maxBatchesQueued`
 /// batches (the reading thread waits when it is full), which bounds the memory the pipeline
-/// adds. One worker thread, not a pool: reading and decoding keep the other core busy, and
-/// a pool's threads and malloc arenas made peak memory grow with the length of the input
-/// (measured with scripts/memory-test.sh).
+/// adds. Two workers replay batches; whichever finishes the batch that is next in order writes
+/// it, and any finished batches after it, so writing is ordered and never concurrent.
+/// Measured: replaying and encoding were two thirds of the work and reading one third, so one
+/// worker left a core idle a third of the time; a pool of many threads made peak memory grow
+/// with the length of the input (their malloc arenas), so the workers are few and the batches
+/// small (`scripts/memory-test.sh`).
 final class ReplayPipeline: @unchecked Sendable {
-    // Confinement: `reports` and `counts` are touched only by the worker until `finish`
-    // joins it; `batch` only by the reading thread; `queue` and `closed` under `condition`.
+    // Confinement: `batch` and `batchRecords` belong to the reading thread; everything else
+    // is guarded by `condition`, except `reports` and `counts`, which only the thread that set
+    // `isWriting` touches until it clears it.
     private let reports: ReportSet
     private var counts = RunCounts()
     private var batch: [ClosedSession] = []
     private var batchRecords = 0
-    private var queue: [[ClosedSession]] = []
+    private var queue: [(sequence: Int, sessions: [ClosedSession])] = []
+    private var replayed: [Int: [SessionReport]] = [:]
+    private var nextToQueue = 0
+    private var nextToWrite = 0
+    private var isWriting = false
+    private var busyWorkers = 0
     private var closed = false
     private let condition = NSCondition()
-    private let finished = DispatchSemaphore(value: 0)
 
     /// Sessions handed over together, and the records they may hold at most.
     static let batchSize = 64
     static let batchRecords = 2_048
     static let maxBatchesQueued = 2
+    static let workers = 2
 
     init(reports: ReportSet) {
         self.reports = reports
-        let worker = Thread { [self] in work() }
-        worker.name = "avt-replay.replay"
-        worker.start()
+        for index in 0..<Self.workers {
+            let worker = Thread { [self] in work() }
+            worker.name = "avt-replay.replay.\(index)"
+            worker.start()
+        }
     }
 
     /// Takes closed sessions, in closing order.
@@ -48,8 +59,8 @@ final class ReplayPipeline: @unchecked Sendable {
         condition.lock()
         closed = true
         condition.broadcast()
+        while nextToWrite < nextToQueue || isWriting || busyWorkers > 0 { condition.wait() }
         condition.unlock()
-        finished.wait()
         return counts
     }
 
@@ -57,7 +68,8 @@ final class ReplayPipeline: @unchecked Sendable {
         guard !batch.isEmpty else { return }
         condition.lock()
         while queue.count >= Self.maxBatchesQueued { condition.wait() }
-        queue.append(batch)
+        queue.append((nextToQueue, batch))
+        nextToQueue += 1
         condition.broadcast()
         condition.unlock()
         batch = []
@@ -65,22 +77,37 @@ final class ReplayPipeline: @unchecked Sendable {
     }
 
     private func work() {
+        condition.lock()
         while true {
-            condition.lock()
             while queue.isEmpty && !closed { condition.wait() }
-            if queue.isEmpty {
-                condition.unlock()
-                finished.signal()
-                return
-            }
-            let sessions = queue.removeFirst()
+            if queue.isEmpty { break }
+            let (sequence, sessions) = queue.removeFirst()
+            busyWorkers += 1
             condition.broadcast()
             condition.unlock()
-            for session in sessions {
-                let report = session.replay()
+            let result = sessions.map { $0.replay() }
+            condition.lock()
+            busyWorkers -= 1
+            replayed[sequence] = result
+            writeInOrder()
+            condition.broadcast()
+        }
+        condition.unlock()
+    }
+
+    /// Writes the finished batches that are next in order; called with `condition` locked.
+    private func writeInOrder() {
+        guard !isWriting else { return }
+        isWriting = true
+        while let ready = replayed.removeValue(forKey: nextToWrite) {
+            condition.unlock()
+            for report in ready {
                 counts.count(report)
                 reports.write(report)
             }
+            condition.lock()
+            nextToWrite += 1
         }
+        isWriting = false
     }
 }
