@@ -10,7 +10,8 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// The reports could not be written.
     case outputFailed = 3
-    /// `--strict` or `--max-rejects` refused the input; no reports were written.
+    /// `--strict` or `--max-rejects` refused the input, or the `--state` file could not be
+    /// read; no reports were written.
     case inputFailed = 4
 
     var exitCode: ExitCode { ExitCode(rawValue) }

@@ -155,8 +155,8 @@ struct ReplayCommand: ParsableCommand {
             do {
                 reader.counts.resumedRecords = try RunState.load(from: state, into: &reader.engine)
             } catch {
-                printError("avt-replay: \(error)")
-                return .outputFailed
+                printError("avt-replay: \(error); no reports were written, the state file is unchanged")
+                return .inputFailed
             }
         }
         for (rank, path) in Self.inputOrder(files).enumerated() {

@@ -51,6 +51,19 @@ struct NightlyRunTests {
         }
     }
 
+    @Test func aStateFileThatIsNotOneFailsWithoutWritingAnything() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let state = folder.appendingPathComponent("broken.state")
+        try Data("not a state\n".utf8).write(to: state)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["--out", out.path, "--state", state.path] + CommandRunner.samples)
+        #expect(result.status == 4)
+        #expect(result.standardError.contains("not an avt-replay state file"))
+        #expect(try String(contentsOf: state, encoding: .utf8) == "not a state\n")
+        #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("playbacks.csv").path))
+    }
+
     private func lines(_ folder: URL, _ name: String) throws -> [Substring] {
         try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).split(separator: "\n")
     }
