@@ -1,0 +1,79 @@
+import EventModel
+import Testing
+
+struct TimestampTests {
+    @Test(arguments: [(0, 0), (999, 0), (1_000, 1), (-1, -1), (-1_000, -1), (-1_001, -2)] as [(Int64, Int64)])
+    func epochSecondsRoundDown(milliseconds: Int64, seconds: Int64) {
+        #expect(Timestamp(milliseconds: milliseconds).epochSeconds == seconds)
+    }
+
+    @Test func differencesAndOrder() {
+        #expect(Timestamp(milliseconds: 1_500).milliseconds(since: 1_000) == 500)
+        #expect(Timestamp(milliseconds: 1) < Timestamp(milliseconds: 2))
+    }
+}
+
+struct AttributeKeyTests {
+    @Test func keysAreEqualByNameAndHashAlike() {
+        let built = AttributeKey("timeSince" + "BufferBegin")
+        #expect(built == Action.bufferBegin.timeAttribute)
+        #expect(Set([built, Action.bufferBegin.timeAttribute]).count == 1)
+        #expect(AttributeKey("a") != AttributeKey("b"))
+        var attributes: Attributes = [built: 1]
+        attributes[Action.bufferBegin.timeAttribute] = 2
+        #expect(attributes.count == 1)
+        #expect(attributes[built] == 2)
+    }
+
+    @Test func keysSortByTheirUTF8Bytes() {
+        let keys: [AttributeKey] = ["b", "B", "a", "é", "aa"]
+        #expect(keys.sorted().map(\.rawValue) == ["B", "a", "aa", "b", "é"])
+    }
+
+    @Test func manyKeysInOneDictionary() {
+        var attributes: Attributes = [:]
+        for index in 0..<1_000 { attributes[AttributeKey("k\(index)")] = .int(Int64(index)) }
+        #expect(attributes.count == 1_000)
+        #expect((0..<1_000).allSatisfy { attributes[AttributeKey("k\($0)")] == .int(Int64($0)) })
+    }
+}
+
+struct AttributeValueTests {
+    @Test func accessorsReadOnlyTheirKind() {
+        #expect(AttributeValue.int(3).int == 3)
+        #expect(AttributeValue.int(3).double == 3.0)
+        #expect(AttributeValue.double(2.5).int == nil)
+        #expect(AttributeValue.string("x").string == "x")
+        #expect(AttributeValue.bool(true).bool == true)
+        #expect(AttributeValue.string("1").int == nil)
+        #expect(AttributeValue.bool(false).description == "false")
+    }
+}
+
+struct CivilDateTests {
+    @Test func daysAndDatesRoundTrip() {
+        for days in stride(from: -800_000 as Int64, through: 3_000_000, by: 997) {
+            let date = CivilDate.date(days: days)
+            #expect(CivilDate.days(year: date.year, month: date.month, day: date.day) == days)
+        }
+        #expect(CivilDate.days(year: 1970, month: 1, day: 1) == 0)
+        #expect(CivilDate.days(year: 2025, month: 11, day: 20) == 20_412)
+        #expect(CivilDate.daysInMonth(2, year: 2024) == 29)
+        #expect(CivilDate.daysInMonth(2, year: 1900) == 28)
+        #expect(CivilDate.daysInMonth(2, year: 2000) == 29)
+    }
+}
+
+struct RecordTests {
+    @Test func everyRecordHasItsTimestamp() {
+        let records: [Record] = [
+            .avt(AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "Start")),
+            .vp(VPRecord(timestamp: 2, app: "a", name: "n", action: .open)),
+            .app(AppRecord(timestamp: 3, app: "a", event: .didBecomeActive)),
+            .marconi(MarconiRecord(timestamp: 4, player: "p", event: .startPlaying)),
+        ]
+        #expect(records.map(\.timestamp) == [1, 2, 3, 4])
+        #expect(SourcePosition(fileRank: 0, line: 9) < SourcePosition(fileRank: 1, line: 1))
+        #expect(SourcePosition(fileRank: -1, line: 5) < SourcePosition(fileRank: 0, line: 1))
+    }
+}
