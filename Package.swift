@@ -42,10 +42,12 @@ let package = Package(
         ),
         .target(name: "EventLog", dependencies: ["EventModel", "CZlib", "CSimdjson"]),
         .target(name: "CMallocTuning"),
+        .target(name: "MetricsPush"),
         .executableTarget(
             name: "avt-replay",
             dependencies: [
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
+                "MetricsPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

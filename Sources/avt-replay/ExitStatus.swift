@@ -13,6 +13,8 @@ enum ExitStatus: Int32 {
     /// `--strict` or `--max-rejects` refused the input, or the `--state` file could not be
     /// read; no reports were written.
     case inputFailed = 4
+    /// Some metrics could not be delivered to a server; they are kept in the spool.
+    case metricsKept = 5
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 }

@@ -1,35 +1,15 @@
 import ArgumentParser
-import CMallocTuning
 import EventLog
 import EventModel
 import Foundation
 import Replay
 import ReportEncoding
 
-/// `avt-replay [options] FILE...`: replays event logs and writes the reports.
-@main
+/// `avt-replay [replay] [options] FILE...`: replays event logs and writes the reports.
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "avt-replay",
-        abstract: "Replay recorded OpenAVT player telemetry and write analytics reports.",
-        discussion: """
-            Reads gzipped or plain JSON Lines event logs (- for standard input), replays each \
-            instrument's records in time order through the OpenAVT hub and metricalc, and writes \
-            playbacks.csv, vp_sessions.csv, marconi_items.csv, metrics.influx, metrics.graphite and \
-            rejects.jsonl (and events.jsonl with --trace) into the output folder, each file whole or not at all. The same logs, \
-            in any order, always give the same bytes.
-
-            Exit status: 0 when every line was replayed, 1 when some input was skipped (see \
-            rejects.jsonl), 2 for a usage error, 3 when the reports could not be written, 4 when \
-            --strict or --max-rejects refused the input (no reports written).
-
-            Examples:
-              avt-replay logs/*.jsonl.gz
-              avt-replay --out /var/reports/2025-11-20 --state /var/lib/avt/open.state --quiet logs/20251120*.jsonl.gz
-              avt-replay --trace --trace-rejected --out expected/ recorded/*.jsonl.gz
-              zcat today.jsonl.gz | avt-replay --hub core -
-              avt-replay --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen logs/*.gz
-            """
+        commandName: "replay",
+        abstract: "Replay event logs and write the reports (the default command)."
     )
 
     @Argument(help: "Event log files (.jsonl.gz or .jsonl), or - for standard input.")
@@ -91,6 +71,8 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail (exit 4, no reports written) when any input is skipped.")
     var strict = false
 
+    @OptionGroup var push: PushOptions
+
     @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
     var quiet = false
 
@@ -103,28 +85,6 @@ struct ReplayCommand: ParsableCommand {
         }
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
-        }
-    }
-
-    static func main() {
-        // Give freed memory back to the system once 64 KiB are free at the top of the heap
-        // (glibc keeps 128 KiB and more by default, and raises that as it goes): sessions
-        // come and go all night, and without this their freed records left the peak memory
-        // of a ten times longer log 10-20% higher, varying from run to run (measured by
-        // scripts/memory-test.sh; with it, within 4%).
-        _ = avt_set_malloc_trim_threshold(64 * 1024)
-        do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let code as ExitCode {
-            Foundation.exit(code.rawValue)
-        } catch {
-            let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(ExitStatus.usage.rawValue)
-            }
-            exit(withError: error)
         }
     }
 
@@ -188,11 +148,13 @@ struct ReplayCommand: ParsableCommand {
             printError("avt-replay: \(error)")
             return .outputFailed
         }
+        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : true
         if !quiet {
             let elapsed = (clock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             printError(RunSummary(counts: reader.counts, seconds: seconds, outputFolder: out, state: state).text)
         }
+        if !pushed { return .metricsKept }
         return reader.counts.problems == 0 ? .success : .inputSkipped
     }
 

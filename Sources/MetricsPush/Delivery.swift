@@ -1,0 +1,21 @@
+/// What became of one batch sent to a server.
+public enum Delivery: Hashable, Sendable {
+    /// The server took it.
+    case delivered
+    /// It did not arrive (no connection, a timeout, a 5xx): worth sending again later.
+    case unreachable(String)
+    /// The server refused it (a 4xx, such as InfluxDB's field type conflict or partial write,
+    /// after which InfluxDB keeps the lines it could take): sending it again would not help.
+    case refused(String)
+}
+
+/// Sends already-encoded batches to one server.
+///
+/// ### Implementation requirements
+/// `send` blocks until the server answered or a timeout passed; it never throws.
+public protocol MetricsSink {
+    /// Where it sends, for messages and spool file names (`influx`, `graphite`).
+    var name: String { get }
+    /// Sends one batch.
+    func send(_ batch: [UInt8]) -> Delivery
+}

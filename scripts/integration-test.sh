@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Pushes the samples' metrics to real InfluxDB 1.x and carbon on loopback (installed, started
+# and stopped by scripts/metrics-servers.sh) and reads them back; then stops InfluxDB in the
+# middle, checks the spool, restarts it, flushes, and finds every point exactly once.
+# Uses the debug build of `swift build`. Carbon writes to disk asynchronously, so reading a
+# Graphite point back polls whisper for a bounded time (graphite_wait).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=scripts/metrics-servers.sh
+. scripts/metrics-servers.sh
+trap ms_stop_all EXIT
+ms_stop_all
+ms_install
+influx_start
+graphite_start
+bin="$(swift build --show-bin-path)/avt-replay"
+work=$(mktemp -d)
+influx="$(influx_url)/write?db=$INFLUX_DB"
+graphite="127.0.0.1:$CARBON_LINE_PORT"
+passed=0
+failed=0
+check() {
+    if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "integration: FAILED: $*" >&2; fi
+}
+status_is() { [ "$1" -eq "$2" ]; }
+
+# 1. Both servers up: everything delivered, and the servers hold exactly the files' points.
+set +e
+"$bin" --quiet --out "$work/a" --influx "$influx" --graphite "$graphite" samples/*.jsonl.gz
+status=$?
+set -e
+check status_is "$status" 0
+check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/a/metrics.influx"
+# A few Graphite points read back from whisper: the first, a middle and the last line.
+total=$(wc -l < "$work/a/metrics.graphite")
+for n in 1 $((total / 2)) "$total"; do
+    read -r path value epoch < <(sed -n "${n}p" "$work/a/metrics.graphite")
+    check graphite_wait "$path" "$epoch" "$value" 20
+done
+check test ! -d "$work/a/spool"
+
+# 2. InfluxDB down: the batches go to the spool, exit 5; back up: flush delivers them once.
+influx_stop
+set +e
+"$bin" --quiet --out "$work/b" --influx "$influx" samples/*.jsonl.gz 2> "$work/b.err"
+status=$?
+set -e
+check status_is "$status" 5
+check grep -q "kept in $work/b/spool" "$work/b.err"
+check test -n "$(ls "$work/b/spool"/*.influx 2>/dev/null)"
+influx_start
+set +e
+"$bin" flush --spool "$work/b/spool" --influx "$influx"
+status=$?
+set -e
+check status_is "$status" 0
+check test -z "$(ls "$work/b/spool"/*.influx 2>/dev/null)"
+check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
+# Flushing an empty spool sends nothing twice.
+"$bin" flush --quiet --spool "$work/b/spool" --influx "$influx"
+check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
+
+rm -rf "$work"
+echo "integration: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
