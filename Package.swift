@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayTestSupport"]),
         .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "ReplayTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog"]),
+        .testTarget(name: "MetricsPushTests", dependencies: ["MetricsPush"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

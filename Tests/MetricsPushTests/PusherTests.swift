@@ -1,0 +1,102 @@
+import Foundation
+import MetricsPush
+import Testing
+
+/// A sink that answers from a script and records what it was sent.
+final class ScriptedSink: MetricsSink, @unchecked Sendable {
+    let name = "fake"
+    var answers: [Delivery]
+    private(set) var sent: [String] = []
+
+    init(_ answers: [Delivery]) {
+        self.answers = answers
+    }
+
+    func send(_ batch: [UInt8]) -> Delivery {
+        sent.append(String(decoding: batch, as: UTF8.self))
+        return answers.isEmpty ? .delivered : answers.removeFirst()
+    }
+}
+
+struct PusherTests {
+    private func makeSpool() throws -> Spool {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("spool-\(UUID().uuidString)")
+        return Spool(directory: directory.path)
+    }
+
+    @Test func anUnreachableServerIsTriedWithBackoffThenEverythingIsSpooled() throws {
+        let spool = try makeSpool()
+        defer { try? FileManager.default.removeItem(atPath: spool.directory) }
+        let sink = ScriptedSink([.unreachable("down"), .unreachable("down"), .unreachable("down")])
+        var waits: [Duration] = []
+        var pusher = Pusher(sink: sink, spool: spool)
+        pusher.wait = { waits.append($0) }
+        let outcome = pusher.push([Array("a\n".utf8), Array("b\n".utf8)])
+        #expect(sink.sent == ["a\n", "a\n", "a\n"])
+        #expect(waits == [.milliseconds(200), .milliseconds(400)])
+        #expect(outcome.spooled == 2)
+        #expect(outcome.delivered == 0)
+        let kept = spool.pending(for: "fake").map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
+        #expect(kept == ["a\n", "b\n"])
+    }
+
+    @Test func theSpoolGoesFirstAndLeavesOnlyWhenDelivered() throws {
+        let spool = try makeSpool()
+        defer { try? FileManager.default.removeItem(atPath: spool.directory) }
+        _ = try spool.keep(Array("old1\n".utf8), for: "fake")
+        _ = try spool.keep(Array("old2\n".utf8), for: "fake")
+        let sink = ScriptedSink([.delivered, .unreachable("down"), .unreachable("down"), .unreachable("down")])
+        var pusher = Pusher(sink: sink, spool: spool)
+        pusher.wait = { _ in }
+        let outcome = pusher.push([Array("new\n".utf8)])
+        #expect(sink.sent == ["old1\n", "old2\n", "old2\n", "old2\n"])
+        #expect(outcome.flushed == 1)
+        #expect(outcome.spooled == 1)
+        let kept = spool.pending(for: "fake").map { (try? String(contentsOfFile: $0, encoding: .utf8)) ?? "" }
+        #expect(kept == ["old2\n", "new\n"])
+        // Back up: everything goes, in order, once.
+        let later = ScriptedSink([])
+        let flushed = Pusher(sink: later, spool: spool).push([[UInt8]]())
+        #expect(later.sent == ["old2\n", "new\n"])
+        #expect(flushed.flushed == 2)
+        #expect(spool.pending(for: "fake").isEmpty)
+    }
+
+    @Test func aRefusedBatchIsReportedAndNotKept() throws {
+        let spool = try makeSpool()
+        defer { try? FileManager.default.removeItem(atPath: spool.directory) }
+        let sink = ScriptedSink([.refused("HTTP 400: partial write"), .delivered])
+        let outcome = Pusher(sink: sink, spool: spool).push([Array("x\n".utf8), Array("y\n".utf8)])
+        #expect(outcome.refused == ["HTTP 400: partial write"])
+        #expect(outcome.delivered == 1)
+        #expect(sink.sent == ["x\n", "y\n"])
+        #expect(spool.pending(for: "fake").isEmpty)
+    }
+
+    @Test(arguments: [1, 2, 3, 5_000])
+    func linesAreBatchedWholeAndEndInALineFeed(size: Int) throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("one\ntwo\nthree\nfour\nfive".utf8).write(to: file)
+        let batches = Array(LineBatches(path: file.path, lines: size)).map { String(decoding: $0, as: UTF8.self) }
+        #expect(batches.joined() == "one\ntwo\nthree\nfour\nfive\n")
+        #expect(batches.allSatisfy { $0.hasSuffix("\n") })
+        #expect(batches.dropLast().allSatisfy { $0.split(separator: "\n").count == size })
+    }
+
+    @Test func sinksCheckTheirAddresses() {
+        #expect(
+            InfluxSink(url: "http://127.0.0.1:8086/write?db=t")?.url.absoluteString
+                == "http://127.0.0.1:8086/write?db=t&precision=ns")
+        #expect(InfluxSink(url: "http://h:1?db=t")?.url.path == "/write")
+        #expect(InfluxSink(url: "ftp://h/write") == nil)
+        #expect(GraphiteSink(address: "127.0.0.1:2003")?.port == 2003)
+        #expect(GraphiteSink(address: "nohost") == nil)
+        #expect(GraphiteSink(address: "h:99999") == nil)
+    }
+
+    @Test func anUnusedPortIsUnreachable() {
+        // Port 1 on loopback has no listener here: connect is refused at once.
+        #expect(GraphiteSink(address: "127.0.0.1:1", timeout: 2)?.send(Array("a 1 1\n".utf8)) != .delivered)
+    }
+}
