@@ -113,12 +113,15 @@ public struct GraphiteEncoder: Sendable {
         return true
     }
 
+    /// The longest node written, in bytes; longer ones are cut (librato's limit for names and sources).
+    public static let maxNodeBytes = 254
+
     private static func appendNode(_ node: String, into buffer: inout [UInt8]) {
         if node.isEmpty {
             buffer.append(UInt8(ascii: "_"))
             return
         }
-        for byte in node.utf8 {
+        for byte in node.utf8.prefix(maxNodeBytes) {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):

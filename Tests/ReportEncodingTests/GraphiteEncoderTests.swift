@@ -94,15 +94,25 @@ struct GraphiteEncoderTests {
     @Test func linesOverSixteenKiBAreSkipped() {
         var encoder = GraphiteEncoder()
         var bytes = Array("before\n".utf8)
-        // " 1 1\n" is 5 bytes after the node: a 16,379-byte node fits exactly.
-        let fits = String(repeating: "n", count: GraphiteEncoder.maxLineBytes - 5)
-        #expect(encoder.appendLine(path: [fits], value: Int64(1), epochSeconds: 1, into: &bytes))
+        // " 1 1\n" is 5 bytes after the path: a 16,379-byte path fits exactly. Nodes are at most
+        // 254 bytes, so the path is 64 nodes of 254 bytes, one of 59, and the 64 dots between.
+        let node = String(repeating: "n", count: 254)
+        let fits = Array(repeating: node, count: 64) + [String(repeating: "n", count: 59)]
+        #expect(encoder.appendLine(path: fits, value: Int64(1), epochSeconds: 1, into: &bytes))
         #expect(bytes.count == 7 + GraphiteEncoder.maxLineBytes)
-        let tooLong = fits + "n"
-        #expect(!encoder.appendLine(path: [tooLong], value: Int64(1), epochSeconds: 1, into: &bytes))
-        #expect(!encoder.appendLine(path: [tooLong], value: 1.5, epochSeconds: 1, into: &bytes))
+        let tooLong = Array(fits.dropLast()) + [String(repeating: "n", count: 60)]
+        #expect(!encoder.appendLine(path: tooLong, value: Int64(1), epochSeconds: 1, into: &bytes))
+        #expect(!encoder.appendLine(path: tooLong, value: 1.5, epochSeconds: 1, into: &bytes))
         #expect(bytes.count == 7 + GraphiteEncoder.maxLineBytes)
         #expect(encoder.skippedTooLong == 2)
         #expect(bytes.last == UInt8(ascii: "\n"))
+    }
+}
+
+@Suite struct GraphiteNodeLengthTests {
+    @Test func longNodesAreCutToTheLimit() {
+        let node = String(repeating: "x", count: 300)
+        #expect(GraphiteEncoder.sanitizedNode(node).utf8.count == GraphiteEncoder.maxNodeBytes)
+        #expect(GraphiteEncoder.sanitizedNode("short") == "short")
     }
 }
