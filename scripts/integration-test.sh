@@ -60,6 +60,24 @@ check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "
 "$bin" flush --quiet --spool "$work/b/spool" --influx "$influx"
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
 
+# 3. A field type conflict: InfluxDB refuses the batch's StartTime lines and keeps the rest;
+#    the refusal is reported with those lines, and nothing is spooled.
+influx_stop
+influx_start
+printf 'avt_openavt,instrument=conflict,tracker=0 StartTime=1.5 1763622000000000000\n' | influx_write "$INFLUX_DB" ns >/dev/null
+set +e
+"$bin" --quiet --out "$work/c" --influx "$influx" samples/*.jsonl.gz 2> "$work/c.err"
+status=$?
+set -e
+check status_is "$status" 5
+check grep -q 'field type conflict' "$work/c.err"
+check grep -q '^  avt_openavt,instrument=.*StartTime=' "$work/c.err"
+check test ! -d "$work/c/spool"
+plays=$(grep -c ' NumPlays=' "$work/c/metrics.influx")
+stored=$(influx_query "$INFLUX_DB" 'SELECT count("NumPlays") FROM avt_openavt' \
+    | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])')
+check test "$plays" -eq "$stored"
+
 rm -rf "$work"
 echo "integration: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

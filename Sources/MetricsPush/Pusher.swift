@@ -5,7 +5,8 @@ import Foundation
 /// A batch that finds the server unreachable is tried `attempts` times, waiting `backoff`,
 /// then twice as long, between tries; if it still fails, it and every batch after it go to
 /// the spool (a server that is down is not hammered). A batch the server refuses is reported
-/// and not kept: sending it again would be refused again.
+/// with the lines InfluxDB names (partial writes keep the other lines) and not kept: sending it
+/// again would be refused again.
 public struct Pusher {
     public let sink: any MetricsSink
     public let spool: Spool
@@ -55,7 +56,8 @@ public struct Pusher {
             case .delivered:
                 outcome.delivered += 1
             case .refused(let message):
-                outcome.refused.append(message)
+                let lines = sink.name == "influx" ? InfluxRefusal.offendingLines(in: batch, message: message) : []
+                outcome.refused.append(([message] + lines.map { "  " + $0 }).joined(separator: "\n"))
             case .unreachable:
                 reachable = false
                 if (try? spool.keep(batch, for: sink.name)) != nil { outcome.spooled += 1 }

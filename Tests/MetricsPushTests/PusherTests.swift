@@ -100,3 +100,42 @@ struct PusherTests {
         #expect(GraphiteSink(address: "127.0.0.1:1", timeout: 2)?.send(Array("a 1 1\n".utf8)) != .delivered)
     }
 }
+
+struct InfluxRefusalTests {
+    private let batch = Array(
+        """
+        avt_openavt,instrument=a,tracker=0 StartTime=1.5 1
+        avt_openavt,instrument=a,tracker=0 NumPlays=1i 2
+        other,x=1 StartTime=2i 3
+        avt_openavt,instrument=b,tracker=0 StartTime=2.5,playback_id="p" 4
+
+        """.utf8)
+
+    @Test func aFieldTypeConflictNamesTheLinesWithThatField() {
+        let message =
+            #"HTTP 400: partial write: field type conflict: input field "StartTime" on measurement "avt_openavt" is type float, already exists as type integer dropped=2"#
+        let refusals = ScriptedSink([.refused(message)])
+        let spool = Spool(directory: FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID())").path)
+        let outcome = Pusher(sink: InfluxNamed(refusals), spool: spool).push([batch])
+        #expect(
+            outcome.refused == [
+                message + "\n  avt_openavt,instrument=a,tracker=0 StartTime=1.5 1"
+                    + "\n  avt_openavt,instrument=b,tracker=0 StartTime=2.5,playback_id=\"p\" 4"
+            ])
+    }
+
+    @Test func aParseErrorQuotesItsLine() {
+        let message = "HTTP 400: partial write: unable to parse 'bad line': invalid field format dropped=0"
+        let spool = Spool(directory: FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID())").path)
+        let outcome = Pusher(sink: InfluxNamed(ScriptedSink([.refused(message)])), spool: spool).push([batch])
+        #expect(outcome.refused == [message + "\n  bad line"])
+    }
+}
+
+/// A scripted sink that calls itself `influx`.
+struct InfluxNamed: MetricsSink {
+    let inner: ScriptedSink
+    init(_ inner: ScriptedSink) { self.inner = inner }
+    var name: String { "influx" }
+    func send(_ batch: [UInt8]) -> Delivery { inner.send(batch) }
+}
