@@ -2,7 +2,11 @@
 """Compares what real servers hold with the files avt-replay wrote.
 
 influx URL DB FILE: every point of the line-protocol FILE is in InfluxDB exactly once, with its
-value (InfluxDB's /query, epoch=ns). Prints a summary and exits 1 on a difference.
+value (InfluxDB's /query, epoch=ns).
+graphite WHISPER_DIR FILE: every line of the plaintext FILE is in carbon's whisper files, with
+its value (run with Debian's /usr/bin/python3, which has the whisper module). Carbon writes to
+disk a second or two after it received the lines, so this polls for at most 30 s.
+Both print a summary and exit 1 on a difference.
 """
 import json
 import re
@@ -66,7 +70,38 @@ def influx(url, db, path):
     return 0 if not missing and not extra and points == lines else 1
 
 
+def graphite(directory, path):
+    import os
+    import time
+    import whisper
+
+    expected = []
+    for line in open(path, encoding="utf-8"):
+        name, value, epoch = line.split()
+        expected.append((name, float(value), int(epoch)))
+    deadline = time.monotonic() + 30
+    while True:
+        wrong = []
+        for name, value, epoch in expected:
+            file = os.path.join(directory, *name.split(".")) + ".wsp"
+            stored = None
+            if os.path.exists(file):
+                (start, _, step), values = whisper.fetch(file, epoch - 1, epoch)
+                stored = values[(epoch - start) // step] if values and 0 <= (epoch - start) // step < len(values) else None
+            if stored is None or abs(stored - value) > 1e-9 * max(1.0, abs(value)):
+                wrong.append((name, epoch, value, stored))
+        if not wrong or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    print(f"graphite: {len(expected)} lines; {len(expected) - len(wrong)} stored with their value, {len(wrong)} not")
+    for name, epoch, value, stored in wrong[:5]:
+        print(f"graphite:   {name} at {epoch}: expected {value}, stored {stored}")
+    return 0 if not wrong else 1
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "influx":
         sys.exit(influx(sys.argv[2], sys.argv[3], sys.argv[4]))
+    if sys.argv[1] == "graphite":
+        sys.exit(graphite(sys.argv[2], sys.argv[3]))
     sys.exit(f"unknown check {sys.argv[1]}")
