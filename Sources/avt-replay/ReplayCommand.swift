@@ -58,6 +58,11 @@ struct ReplayCommand: ParsableCommand {
             valueName: "file"))
     var state: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The time buckets of summary.csv, from 1m to 1d.", valueName: "duration"))
+    var bucket = DurationArgument(minutes: 60)
+
     @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
     var finish = false
 
@@ -83,6 +88,9 @@ struct ReplayCommand: ParsableCommand {
         if files.count(where: { $0 == "-" }) > 1 {
             throw ValidationError("Standard input (-) can be read only once.")
         }
+        if !(60_000...86_400_000).contains(bucket.milliseconds) {
+            throw ValidationError("--bucket must be from 1m to 1d.")
+        }
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
         }
@@ -102,7 +110,8 @@ struct ReplayCommand: ParsableCommand {
             sessionTimeout: sessionTimeout.milliseconds)
         let reports: ReportSet
         do {
-            reports = try ReportSet(folder: out, withTrace: options.includeTrace, prefix: prefix)
+            reports = try ReportSet(
+                folder: out, withTrace: options.includeTrace, prefix: prefix, bucket: bucket.milliseconds)
         } catch {
             printError("avt-replay: \(error)")
             return .outputFailed

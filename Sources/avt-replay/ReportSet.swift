@@ -16,14 +16,16 @@ final class ReportSet {
     private let rejects: ReportWriter
     private let trace: ReportWriter?
     private let metrics: MetricsReport
+    private let summaryPath: String
+    private var summary: KPISummary
 
     /// The file names, in the order they are committed.
     static let names = [
-        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "metrics.influx", "metrics.graphite",
+        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "metrics.influx", "metrics.graphite",
         "rejects.jsonl", "events.jsonl",
     ]
 
-    init(folder: String, withTrace: Bool, prefix: String) throws(AtomicFile.WriteError) {
+    init(folder: String, withTrace: Bool, prefix: String, bucket: Int64) throws(AtomicFile.WriteError) {
         try AtomicFile.makeDirectory(folder)
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         playbacks = try ReportWriter(path: path("playbacks.csv"))
@@ -34,6 +36,8 @@ final class ReportSet {
         rejects = try ReportWriter(path: path("rejects.jsonl"))
         trace = withTrace ? try ReportWriter(path: path("events.jsonl")) : nil
         metrics = MetricsReport(prefix: prefix)
+        summaryPath = path("summary.csv")
+        summary = KPISummary(bucket: bucket)
         playbacks.append(PlaybacksReport.header())
         vpSessions.append(VPSessionsReport.header())
         marconiItems.append(MarconiItemsReport.header())
@@ -41,6 +45,7 @@ final class ReportSet {
 
     /// Writes what a closed session produced.
     func write(_ report: SessionReport) {
+        summary.add(report)
         var rows: [UInt8] = []
         if !report.playbacks.isEmpty {
             PlaybacksReport.appendRows(report.playbacks, into: &rows)
@@ -70,8 +75,9 @@ final class ReportSet {
         rejects.append(problem.encoded())
     }
 
-    /// Renames every file over its target.
+    /// Writes `summary.csv`, then renames every file over its target.
     func commit() throws(AtomicFile.WriteError) {
+        try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
         for writer in [playbacks, vpSessions, marconiItems, influx, graphite, rejects] {
             try writer.commit()
         }

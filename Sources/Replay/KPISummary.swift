@@ -1,0 +1,98 @@
+import EventModel
+import Histogram
+
+/// The KPIs of `summary.csv`, per time bucket and over everything, built as sessions close.
+///
+/// A playback belongs to the bucket of its `first_ts`, a value-proposition session to the
+/// bucket of its `opened_ts`; buckets start at multiples of their length since the epoch (UTC).
+/// Startup-time percentiles come from an HdrHistogram per bucket (two significant digits:
+/// a percentile is within 1% of the exact value), which buckets and shards can add up.
+public struct KPISummary: Sendable {
+    /// The bucket length, in milliseconds.
+    public let bucket: Int64
+    private var buckets: [Int64: KPIs] = [:]
+    private var total = KPIs()
+
+    public init(bucket: Int64) {
+        self.bucket = bucket
+    }
+
+    /// Counts what a closed session produced.
+    public mutating func add(_ report: SessionReport) {
+        for playback in report.playbacks {
+            let start = bucketStart(playback.firstTimestamp)
+            buckets[start, default: KPIs()].add(playback)
+            total.add(playback)
+        }
+        for session in report.vpSessions {
+            let start = bucketStart(session.openedTimestamp)
+            buckets[start, default: KPIs()].add(session)
+            total.add(session)
+        }
+    }
+
+    /// The rows: one per bucket with anything in it, in time order, then `all`.
+    public var rows: [(bucket: Timestamp?, kpis: KPIs)] {
+        buckets.keys.sorted().compactMap { start in buckets[start].map { (Timestamp(milliseconds: start), $0) } }
+            + [(nil, total)]
+    }
+
+    private func bucketStart(_ time: Timestamp) -> Int64 {
+        let milliseconds = time.milliseconds
+        let index = milliseconds >= 0 ? milliseconds / bucket : (milliseconds - bucket + 1) / bucket
+        return index * bucket
+    }
+}
+
+/// The KPIs of one bucket: the formulas are in the README.
+public struct KPIs: Sendable {
+    /// Playback rows.
+    public private(set) var views: Int64 = 0
+    /// Playbacks that started.
+    public private(set) var plays: Int64 = 0
+    public private(set) var exitsBeforeStart: Int64 = 0
+    public private(set) var startFailures: Int64 = 0
+    /// Plays with a start time, and the sum of their start times.
+    public private(set) var startupCount: Int64 = 0
+    public private(set) var startupSum: Int64 = 0
+    /// Play time plus rebuffer time.
+    public private(set) var watchTime: Int64 = 0
+    public private(set) var rebuffers: Int64 = 0
+    public private(set) var rebufferTime: Int64 = 0
+    /// Playbacks that started and had an error.
+    public private(set) var playbackFailures: Int64 = 0
+    public private(set) var vpSessions: Int64 = 0
+    public private(set) var vpCompleted: Int64 = 0
+    private var startup = Histogram<UInt32>(
+        lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .two)
+
+    public init() {
+        startup.autoResize = true
+    }
+
+    mutating func add(_ playback: PlaybackSummary) {
+        views += 1
+        if playback.didStart { plays += 1 }
+        if playback.isExitBeforeStart { exitsBeforeStart += 1 }
+        if playback.isStartFailure { startFailures += 1 }
+        if playback.didStart && playback.errors > 0 { playbackFailures += 1 }
+        if playback.didStart, let startTime = playback.startTime {
+            startupCount += 1
+            startupSum += startTime
+            _ = startup.record(UInt64(max(0, startTime)))
+        }
+        watchTime += playback.playTime + playback.rebufferTime
+        rebuffers += playback.rebuffers
+        rebufferTime += playback.rebufferTime
+    }
+
+    mutating func add(_ session: VPSessionSummary) {
+        vpSessions += 1
+        if session.outcome == .completed { vpCompleted += 1 }
+    }
+
+    /// A startup-time percentile, or `nil` without start times.
+    public func startupPercentile(_ percentile: Double) -> Int64? {
+        startupCount > 0 ? Int64(startup.valueAtPercentile(percentile)) : nil
+    }
+}

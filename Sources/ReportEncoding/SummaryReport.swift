@@ -1,0 +1,57 @@
+import EventModel
+import Replay
+
+/// `summary.csv`: the KPIs per time bucket, then a row `all` (``KPISummary``).
+///
+/// `bucket` is the bucket's start in RFC 3339 (UTC). Means and percentages have two
+/// decimals; a value that is undefined (no plays, no watch time, no sessions) is an empty cell.
+public enum SummaryReport {
+    /// The header, in column order.
+    public static let columns = [
+        "bucket", "views", "plays", "exits_before_start", "start_failures", "startup_ms_mean", "startup_ms_p50",
+        "startup_ms_p95", "watch_ms", "rebuffers", "rebuffer_ms", "rebuffer_pct", "rebuffers_per_min",
+        "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct",
+    ]
+
+    /// The whole file.
+    public static func encode(_ summary: KPISummary) -> [UInt8] {
+        var buffer: [UInt8] = []
+        var csv = CSVEncoder()
+        csv.appendHeader(columns, into: &buffer)
+        for (bucket, kpis) in summary.rows {
+            csv.appendString(bucket.map(rfc3339) ?? "all", into: &buffer)
+            csv.appendInt(kpis.views, into: &buffer)
+            csv.appendInt(kpis.plays, into: &buffer)
+            csv.appendInt(kpis.exitsBeforeStart, into: &buffer)
+            csv.appendInt(kpis.startFailures, into: &buffer)
+            csv.appendRatio(kpis.startupSum, over: kpis.startupCount, into: &buffer)
+            csv.appendInt(kpis.startupPercentile(50), into: &buffer)
+            csv.appendInt(kpis.startupPercentile(95), into: &buffer)
+            csv.appendInt(kpis.watchTime, into: &buffer)
+            csv.appendInt(kpis.rebuffers, into: &buffer)
+            csv.appendInt(kpis.rebufferTime, into: &buffer)
+            csv.appendPercentage(kpis.rebufferTime, of: kpis.watchTime, into: &buffer)
+            csv.appendRatio(kpis.rebuffers, multiplier: 60_000, over: kpis.watchTime, into: &buffer)
+            csv.appendInt(kpis.playbackFailures, into: &buffer)
+            csv.appendInt(kpis.vpSessions, into: &buffer)
+            csv.appendInt(kpis.vpCompleted, into: &buffer)
+            csv.appendPercentage(kpis.vpCompleted, of: kpis.vpSessions, into: &buffer)
+            csv.endRow(into: &buffer)
+        }
+        return buffer
+    }
+
+    /// `2025-11-20T07:00:00Z`.
+    static func rfc3339(_ time: Timestamp) -> String {
+        let seconds = time.epochSeconds
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let (year, month, day) = CivilDate.date(days: days)
+        let secondOfDay = seconds - days * 86_400
+        func pad(_ value: Int64, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3_600, 2) + ":"
+            + pad(secondOfDay % 3_600 / 60, 2) + ":" + pad(secondOfDay % 60, 2) + "Z"
+    }
+}

@@ -1,0 +1,78 @@
+import EventModel
+import Replay
+import ReplayTestSupport
+import Testing
+
+/// The KPIs of summary.csv on hand-built logs with known answers.
+struct KPISummaryTests {
+    private func summary(_ records: [AVTRecord], bucket: Int64 = 3_600_000) -> KPISummary {
+        var summary = KPISummary(bucket: bucket)
+        for report in CollectedReplay(lines: records.map(Record.avt)).reports { summary.add(report) }
+        return summary
+    }
+
+    private func record(_ time: Int64, _ action: String, _ instrument: String = "i") -> AVTRecord {
+        AVTRecord(timestamp: Timestamp(milliseconds: time), instrument: instrument, tracker: 0, action: action)
+    }
+
+    @Test func seekAndPauseBufferingIsNotRebufferingAndInitialBufferingIsStartup() {
+        let kpis = summary([
+            record(0, "MediaRequest"), record(100, "StreamLoad"), record(200, "BufferBegin"),
+            record(1_200, "BufferFinish"), record(1_500, "Start"),
+            record(10_000, "PauseBegin"), record(11_000, "BufferBegin"), record(12_000, "BufferFinish"),
+            record(20_000, "PauseFinish"),
+            record(30_000, "SeekBegin"), record(30_100, "BufferBegin"), record(31_100, "BufferFinish"),
+            record(31_200, "SeekFinish"),
+            record(40_000, "BufferBegin"), record(42_000, "BufferFinish"),
+            record(60_000, "End"),
+        ]).rows.last?.kpis
+        #expect(kpis?.plays == 1)
+        #expect(kpis?.startupSum == 1_500)
+        #expect(kpis?.rebuffers == 1)
+        #expect(kpis?.rebufferTime == 2_000)
+        // Play time excludes the pause (10 s) and the seek (1.2 s) and the rebuffer (2 s).
+        #expect(kpis?.watchTime == Int64(47_300))
+    }
+
+    @Test func anErrorBeforeStartIsAStartFailureNotAnExit() {
+        let kpis = summary([
+            record(0, "MediaRequest", "a"), record(500, "Error", "a"),
+            record(0, "MediaRequest", "b"), record(700, "Stop", "b"),
+            record(0, "MediaRequest", "c"), record(900, "Start", "c"), record(5_000, "Error", "c"),
+        ]).rows.last?.kpis
+        #expect(kpis?.views == 3)
+        #expect(kpis?.startFailures == 1)
+        #expect(kpis?.exitsBeforeStart == 1)
+        #expect(kpis?.plays == 1)
+        #expect(kpis?.playbackFailures == 1)
+    }
+
+    @Test func playbacksGoToTheBucketOfTheirFirstRecord() {
+        let rows = summary(
+            [
+                record(3_599_000, "MediaRequest", "a"), record(3_601_000, "Start", "a"),
+                record(3_700_000, "MediaRequest", "b"), record(3_702_000, "Start", "b"),
+            ]
+        ).rows
+        #expect(rows.map { $0.bucket?.milliseconds } == [0, 3_600_000, nil])
+        #expect(rows.map(\.kpis.views) == [1, 1, 2])
+        #expect(rows.last?.kpis.startupPercentile(50) == 2_000)
+    }
+
+    @Test func percentilesComeFromASketchWithinOnePercent() {
+        var records: [AVTRecord] = []
+        for index in 0..<200 {
+            let start = Int64(index) * 10_000
+            records += [
+                record(start, "MediaRequest", "i\(index)"),
+                record(start + 1_000 + Int64(index) * 37, "Start", "i\(index)"),
+            ]
+        }
+        let kpis = summary(records, bucket: 86_400_000).rows.last?.kpis
+        let exact50 = 1_000 + 99 * 37
+        let exact95 = 1_000 + 189 * 37
+        #expect(abs(Double(kpis?.startupPercentile(50) ?? 0) - Double(exact50)) <= Double(exact50) * 0.01)
+        #expect(abs(Double(kpis?.startupPercentile(95) ?? 0) - Double(exact95)) <= Double(exact95) * 0.01)
+        #expect(KPIs().startupPercentile(50) == nil)
+    }
+}
