@@ -23,12 +23,18 @@ check() {
     if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "integration: FAILED: $*" >&2; fi
 }
 status_is() { [ "$1" -eq "$2" ]; }
+# replay ERRFILE ARGS...: runs avt-replay, its standard error into ERRFILE, its exit status into $status
+replay() {
+    local err="$1"
+    shift
+    set +e
+    "$bin" "$@" 2> "$err"
+    status=$?
+    set -e
+}
 
 # 1. Both servers up: everything delivered, and the servers hold exactly the files' points.
-set +e
-"$bin" --quiet --out "$work/a" --influx "$influx" --graphite "$graphite" samples/*.jsonl.gz
-status=$?
-set -e
+replay "$work/a.err" --quiet --out "$work/a" --influx "$influx" --graphite "$graphite" samples/*.jsonl.gz
 check status_is "$status" 0
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/a/metrics.influx"
 check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/a/metrics.graphite"
@@ -36,18 +42,12 @@ check test ! -d "$work/a/spool"
 
 # 2. InfluxDB down: the batches go to the spool, exit 5; back up: flush delivers them once.
 influx_stop
-set +e
-"$bin" --quiet --out "$work/b" --influx "$influx" samples/*.jsonl.gz 2> "$work/b.err"
-status=$?
-set -e
+replay "$work/b.err" --quiet --out "$work/b" --influx "$influx" samples/*.jsonl.gz
 check status_is "$status" 5
 check grep -q "kept in $work/b/spool" "$work/b.err"
 check test -n "$(ls "$work/b/spool"/*.influx 2>/dev/null)"
 influx_start
-set +e
-"$bin" flush --spool "$work/b/spool" --influx "$influx"
-status=$?
-set -e
+replay "$work/flush.err" flush --spool "$work/b/spool" --influx "$influx"
 check status_is "$status" 0
 check test -z "$(ls "$work/b/spool"/*.influx 2>/dev/null)"
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
@@ -60,10 +60,7 @@ check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "
 influx_stop
 influx_start
 printf 'avt_openavt,instrument=conflict,tracker=0 StartTime=1.5 1763622000000000000\n' | influx_write "$INFLUX_DB" ns >/dev/null
-set +e
-"$bin" --quiet --out "$work/c" --influx "$influx" samples/*.jsonl.gz 2> "$work/c.err"
-status=$?
-set -e
+replay "$work/c.err" --quiet --out "$work/c" --influx "$influx" samples/*.jsonl.gz
 check status_is "$status" 5
 check grep -q 'field type conflict' "$work/c.err"
 check grep -q '^  avt_openavt,instrument=.*StartTime=' "$work/c.err"
