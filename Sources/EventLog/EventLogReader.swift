@@ -16,6 +16,9 @@ public final class EventLogReader {
     /// The input's name for messages: its path as given, or `<stdin>` for `-`.
     public var displayName: String { lines.displayName }
     private let lines: LineReader
+
+    /// Bytes read from the input so far (compressed bytes, for gzip), for progress reports.
+    public var bytesRead: Int64 { lines.bytesRead }
     private let decoder = RecordDecoder()
 
     /// Opens `path` (`-` for standard input).

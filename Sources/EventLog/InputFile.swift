@@ -10,6 +10,8 @@
 final class InputFile {
     /// The name used in messages.
     let displayName: String
+    /// Bytes read from the file so far (compressed bytes, for a gzip file).
+    private(set) var bytesRead: Int64 = 0
     private let descriptor: Int32
     private let ownsDescriptor: Bool
 
@@ -45,6 +47,7 @@ final class InputFile {
         while true {
             let result = read(descriptor, buffer, count)
             if result >= 0 {
+                bytesRead += Int64(result)
                 return result
             }
             let error = errno

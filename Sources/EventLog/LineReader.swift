@@ -30,6 +30,9 @@ public final class LineReader {
     public var maxLineLength: Int { configuration.maxLineLength }
     private let configuration: LineReaderConfiguration
     private let input: InputFile
+
+    /// Bytes read from the input so far (compressed bytes, for gzip), for progress reports.
+    public var bytesRead: Int64 { input.bytesRead }
     private var consumed = false
 
     /// Opens `path` (`-` for standard input).

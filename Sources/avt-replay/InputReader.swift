@@ -16,6 +16,10 @@ struct InputReader {
     var counts = RunCounts()
     /// Files with more rejected lines than `rejectLimit` allows.
     var filesOverLimit: [String] = []
+    /// The progress line, on a terminal.
+    var progress: ProgressLine?
+    /// Bytes of the files read before the current one.
+    var bytesBefore: Int64 = 0
 
     /// Adds one record and hands the sessions it closed to the pipeline.
     mutating func add(_ record: Record, at position: SourcePosition) {
@@ -34,11 +38,17 @@ struct InputReader {
         counts.bytes += Self.fileSize(path)
         var lines = 0
         var rejected = 0
+        defer { bytesBefore = counts.bytes }
         do {
             let reader = try EventLogReader(path: path)
+            progress?.update(file: rank + 1, name: name, bytesDone: bytesBefore, records: counts.records)
             try reader.forEachEntry { entry in
                 counts.records += 1
                 lines += 1
+                if counts.records & 0x3FFF == 0 {
+                    progress?.update(
+                        file: rank + 1, name: name, bytesDone: bytesBefore + reader.bytesRead, records: counts.records)
+                }
                 switch entry {
                 case .record(let record, let line):
                     counts.replayed += 1

@@ -128,9 +128,13 @@ struct ReplayCommand: ParsableCommand {
                 return .inputFailed
             }
         }
-        for (rank, path) in Self.inputOrder(files).enumerated() {
+        let inputs = Self.inputOrder(files)
+        reader.progress = ProgressLine(
+            totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count, quiet: quiet)
+        for (rank, path) in inputs.enumerated() {
             reader.read(path, rank: rank)
         }
+        reader.progress?.finish()
         if state == nil || finish {
             pipeline.submit(reader.engine.finish())
         } else {

@@ -79,3 +79,29 @@ struct CommandLineTests {
         #expect(result.standardOutput.contains("Exit status: 0"))
     }
 }
+
+/// The progress line: drawn on a terminal (a pseudo-terminal from `script`), absent otherwise.
+struct ProgressLineTests {
+    @Test func aTerminalGetsAProgressLineAndCronDoesNot() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out").path
+        let files = CommandRunner.samples
+        let command = ([CommandRunner.binary.path, "--out", out] + files).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = Pipe()
+        try process.run()
+        let terminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(terminal.contains("\r\u{1B}[Kavt-replay: file 1/2 avt-2025112007.jsonl.gz"))
+        #expect(terminal.contains("avt-replay: read 2 files"))
+        let piped = try CommandRunner.run(["--out", out] + files)
+        #expect(!piped.standardError.contains("file 1/2"))
+        #expect(piped.standardError.split(separator: "\n").count == 1)
+    }
+}
