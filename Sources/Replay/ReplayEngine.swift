@@ -161,6 +161,7 @@ public struct ClosedSession: Sendable {
         let ordered = records
         let scope = String(ordered.first?.timestamp.milliseconds ?? 0)
         var report = SessionReport(key: key, closing: closing)
+        report.firstTimestamp = ordered.first?.timestamp
         switch key.system {
         case .openavt:
             let avt = ordered.compactMap { record -> AVTRecord? in

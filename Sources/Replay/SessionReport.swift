@@ -15,6 +15,8 @@ public struct SessionReport: Hashable, Sendable {
     public var key: SessionKey
     /// Why it closed.
     public var closing: Closing
+    /// The time of the session's first record.
+    public var firstTimestamp: Timestamp?
     /// The playbacks of an instrument, in the order they began.
     public var playbacks: [PlaybackSummary] = []
     /// The value-proposition sessions of an app session, in the order they opened.

@@ -60,6 +60,20 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         name: .long,
+        help: ArgumentHelp(
+            "Report only the sessions whose first record is at or after this time (RFC 3339 or epoch ms).",
+            valueName: "time"))
+    var since: TimeArgument?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Report only the sessions whose first record is before this time (RFC 3339 or epoch ms).",
+            valueName: "time"))
+    var until: TimeArgument?
+
+    @Option(
+        name: .long,
         help: ArgumentHelp("The time buckets of summary.csv, from 1m to 1d.", valueName: "duration"))
     var bucket = DurationArgument(minutes: 60)
 
@@ -91,6 +105,9 @@ struct ReplayCommand: ParsableCommand {
         if !(60_000...86_400_000).contains(bucket.milliseconds) {
             throw ValidationError("--bucket must be from 1m to 1d.")
         }
+        if let since, let until, since.timestamp >= until.timestamp {
+            throw ValidationError("--since must be before --until.")
+        }
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
         }
@@ -111,7 +128,9 @@ struct ReplayCommand: ParsableCommand {
         let reports: ReportSet
         do {
             reports = try ReportSet(
-                folder: out, withTrace: options.includeTrace, prefix: prefix, bucket: bucket.milliseconds)
+                folder: out, withTrace: options.includeTrace, prefix: prefix, bucket: bucket.milliseconds,
+                window: (since?.timestamp ?? Timestamp(milliseconds: .min))..<(until?.timestamp
+                    ?? Timestamp(milliseconds: .max)))
         } catch {
             printError("avt-replay: \(error)")
             return .outputFailed

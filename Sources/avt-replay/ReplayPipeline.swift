@@ -101,7 +101,7 @@ final class ReplayPipeline: @unchecked Sendable {
         isWriting = true
         while let ready = replayed.removeValue(forKey: nextToWrite) {
             condition.unlock()
-            for report in ready {
+            for report in ready where reports.includes(report) {
                 counts.count(report)
                 reports.write(report)
             }

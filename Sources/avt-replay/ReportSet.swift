@@ -1,4 +1,5 @@
 import EventLog
+import EventModel
 import Foundation
 import Replay
 import ReportEncoding
@@ -25,7 +26,14 @@ final class ReportSet {
         "rejects.jsonl", "events.jsonl",
     ]
 
-    init(folder: String, withTrace: Bool, prefix: String, bucket: Int64) throws(AtomicFile.WriteError) {
+    /// Sessions are written when their first record is in this window (`--since`, `--until`).
+    private let window: Range<Timestamp>
+
+    init(
+        folder: String, withTrace: Bool, prefix: String, bucket: Int64,
+        window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max)
+    ) throws(AtomicFile.WriteError) {
+        self.window = window
         try AtomicFile.makeDirectory(folder)
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         playbacks = try ReportWriter(path: path("playbacks.csv"))
@@ -41,6 +49,11 @@ final class ReportSet {
         playbacks.append(PlaybacksReport.header())
         vpSessions.append(VPSessionsReport.header())
         marconiItems.append(MarconiItemsReport.header())
+    }
+
+    /// Whether a closed session's reports are written: its first record is in the window.
+    func includes(_ report: SessionReport) -> Bool {
+        report.firstTimestamp.map(window.contains) ?? false
     }
 
     /// Writes what a closed session produced.

@@ -105,3 +105,32 @@ struct ProgressLineTests {
         #expect(piped.standardError.split(separator: "\n").count == 1)
     }
 }
+
+/// `--since` and `--until`: consecutive windows report each session once, whole.
+struct TimeWindowTests {
+    @Test func consecutiveWindowsPartitionTheSessions() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let files = CommandRunner.samples
+        func rows(_ name: String, _ window: [String]) throws -> [Substring] {
+            let out = folder.appendingPathComponent(window.joined()).path
+            #expect(try CommandRunner.run(["--out", out] + window + files).status == 0)
+            return try String(contentsOfFile: out + "/" + name, encoding: .utf8).split(separator: "\n").dropFirst()
+                .map { $0 }
+        }
+        for name in ["playbacks.csv", "vp_sessions.csv", "marconi_items.csv"] {
+            let all = try rows(name, [])
+            let early = try rows(name, ["--until", "2025-11-20T07:10:00Z"])
+            let late = try rows(name, ["--since", "2025-11-20T07:10:00Z"])
+            #expect(Set(early + late) == Set(all), "\(name)")
+            #expect(early.count + late.count == all.count, "\(name)")
+        }
+        let tv = try rows("playbacks.csv", ["--since", "2025-11-20T07:50:00Z", "--until", "2025-11-20T08:00:00Z"])
+        // The film started at 07:57 and ended at 08:22: whole, though it ends after --until.
+        #expect(tv.count == 1)
+        #expect(tv.first?.contains("1763625420000,1763626920000") == true)
+        #expect(
+            try CommandRunner.run(["--since", "2025-11-21T00:00:00Z", "--until", "2025-11-20T00:00:00Z"] + files).status
+                == 2)
+    }
+}
