@@ -61,6 +61,10 @@ public struct KPIs: Sendable {
     public private(set) var rebufferTime: Int64 = 0
     /// Playbacks that started and had an error.
     public private(set) var playbackFailures: Int64 = 0
+    /// Playbacks that ended (`End`, `Stop` or `Next`) without an error.
+    public private(set) var endedWithoutErrors: Int64 = 0
+    /// Quality changes, up and down.
+    public private(set) var qualityChanges: Int64 = 0
     public private(set) var vpSessions: Int64 = 0
     public private(set) var vpCompleted: Int64 = 0
     private var startup = Histogram<UInt32>(
@@ -76,6 +80,8 @@ public struct KPIs: Sendable {
         if playback.isExitBeforeStart { exitsBeforeStart += 1 }
         if playback.isStartFailure { startFailures += 1 }
         if playback.didStart && playback.errors > 0 { playbackFailures += 1 }
+        if playback.endAction != nil && playback.errors == 0 { endedWithoutErrors += 1 }
+        qualityChanges += playback.qualityChanges
         if playback.didStart, let startTime = playback.startTime {
             startupCount += 1
             startupSum += startTime

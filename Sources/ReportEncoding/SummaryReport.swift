@@ -10,7 +10,8 @@ public enum SummaryReport {
     public static let columns = [
         "bucket", "views", "plays", "exits_before_start", "start_failures", "startup_ms_mean", "startup_ms_p50",
         "startup_ms_p95", "watch_ms", "rebuffers", "rebuffer_ms", "rebuffer_pct", "rebuffers_per_min",
-        "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct",
+        "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct", "startup_ms_p90", "startup_ms_p99",
+        "ended_without_errors", "quality_changes",
     ]
 
     /// The whole file.
@@ -36,6 +37,10 @@ public enum SummaryReport {
             csv.appendInt(kpis.vpSessions, into: &buffer)
             csv.appendInt(kpis.vpCompleted, into: &buffer)
             csv.appendPercentage(kpis.vpCompleted, of: kpis.vpSessions, into: &buffer)
+            csv.appendInt(kpis.startupPercentile(90), into: &buffer)
+            csv.appendInt(kpis.startupPercentile(99), into: &buffer)
+            csv.appendInt(kpis.endedWithoutErrors, into: &buffer)
+            csv.appendInt(kpis.qualityChanges, into: &buffer)
             csv.endRow(into: &buffer)
         }
         return buffer

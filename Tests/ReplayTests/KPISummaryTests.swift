@@ -30,6 +30,7 @@ struct KPISummaryTests {
         #expect(kpis?.startupSum == 1_500)
         #expect(kpis?.rebuffers == 1)
         #expect(kpis?.rebufferTime == 2_000)
+        #expect(kpis?.endedWithoutErrors == 1)
         // Play time excludes the pause (10 s) and the seek (1.2 s) and the rebuffer (2 s).
         #expect(kpis?.watchTime == Int64(47_300))
     }
@@ -45,6 +46,8 @@ struct KPISummaryTests {
         #expect(kpis?.exitsBeforeStart == 1)
         #expect(kpis?.plays == 1)
         #expect(kpis?.playbackFailures == 1)
+        // b stopped without starting: Stop is rejected, so no playback ended.
+        #expect(kpis?.endedWithoutErrors == 0)
     }
 
     @Test func playbacksGoToTheBucketOfTheirFirstRecord() {
