@@ -40,6 +40,9 @@ struct AvtReplayCommand: ParsableCommand {
         // of a ten times longer log 10-20% higher, varying from run to run (measured by
         // scripts/memory-test.sh; with it, within 4%).
         _ = avt_set_malloc_trim_threshold(64 * 1024)
+        // Two arenas for the reading thread and the two replay workers: each arena keeps its
+        // own free memory, and more of them made the peak vary more from run to run.
+        _ = avt_set_malloc_arena_max(2)
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -5,4 +5,8 @@
 /// the heap (`mallopt(M_TRIM_THRESHOLD, bytes)`); returns whether it was accepted.
 int avt_set_malloc_trim_threshold(int bytes);
 
+/// Caps the number of glibc malloc arenas (`mallopt(M_ARENA_MAX, count)`); returns whether it
+/// was accepted.
+int avt_set_malloc_arena_max(int count);
+
 #endif
