@@ -12,15 +12,13 @@ public struct Pusher {
     public let spool: Spool
     public var attempts = 3
     public var backoff: Duration = .milliseconds(200)
-    /// How to wait between tries (injected so that tests do not wait).
-    public var wait: (Duration) -> Void = { duration in
-        let (seconds, attoseconds) = duration.components
-        Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-    }
+    /// How to wait between tries: the command passes a real sleep, tests record the waits.
+    public var wait: (Duration) -> Void
 
-    public init(sink: any MetricsSink, spool: Spool) {
+    public init(sink: any MetricsSink, spool: Spool, wait: @escaping (Duration) -> Void) {
         self.sink = sink
         self.spool = spool
+        self.wait = wait
     }
 
     /// What happened to the batches of one push.

@@ -16,7 +16,7 @@ public enum IDKind: String, Hashable, Sendable {
 /// The default ``IDGenerator``: `<instrument>:s<n>` for streams and `<instrument>:p<n>` for playbacks,
 /// counting from 1 per kind; with a scope, `<instrument>:<scope>:s<n>` and `<instrument>:<scope>:p<n>`.
 ///
-/// Ids that OpenAVT takes from `UUID()` are derived instead, so that replaying the same logs
+/// Ids that OpenAVT draws at random are derived instead, so that replaying the same logs
 /// always gives the same ids. Replay scopes them with the time of the instrument's first
 /// record, so that an instrument that comes back after a session timeout gets new ids.
 public struct SequentialIDGenerator: IDGenerator, Hashable, Sendable {

@@ -3,7 +3,7 @@ import OpenAVT
 
 /// An instrument with a recording backend and a clock the test moves, for hub and metricalc tests.
 ///
-/// `Thread.sleep` in OpenAVT's own tests becomes ``advance(by:)``: time is data here.
+/// Each sleep in OpenAVT's own tests becomes ``advance(by:)``: time is data here.
 public struct InstrumentHarness {
     public let instrument: Instrument
     public let backend: RecordingBackend

@@ -54,7 +54,11 @@ struct PushOptions: ParsableArguments {
             let batches = folder.map {
                 LineBatches(path: ($0 as NSString).appendingPathComponent(file), lines: Self.batchLines)
             }
-            let outcome = Pusher(sink: sink, spool: spool).push(batches.map(AnySequence.init) ?? AnySequence([]))
+            let pusher = Pusher(sink: sink, spool: spool) { duration in
+                let (seconds, attoseconds) = duration.components
+                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+            }
+            let outcome = pusher.push(batches.map(AnySequence.init) ?? AnySequence([]))
             for refusal in outcome.refused {
                 printError("avt-replay: \(sink.name) refused a batch: \(refusal)")
             }

@@ -29,8 +29,7 @@ struct PusherTests {
         defer { try? FileManager.default.removeItem(atPath: spool.directory) }
         let sink = ScriptedSink([.unreachable("down"), .unreachable("down"), .unreachable("down")])
         var waits: [Duration] = []
-        var pusher = Pusher(sink: sink, spool: spool)
-        pusher.wait = { waits.append($0) }
+        let pusher = Pusher(sink: sink, spool: spool) { waits.append($0) }
         let outcome = pusher.push([Array("a\n".utf8), Array("b\n".utf8)])
         #expect(sink.sent == ["a\n", "a\n", "a\n"])
         #expect(waits == [.milliseconds(200), .milliseconds(400)])
@@ -46,8 +45,7 @@ struct PusherTests {
         _ = try spool.keep(Array("old1\n".utf8), for: "fake")
         _ = try spool.keep(Array("old2\n".utf8), for: "fake")
         let sink = ScriptedSink([.delivered, .unreachable("down"), .unreachable("down"), .unreachable("down")])
-        var pusher = Pusher(sink: sink, spool: spool)
-        pusher.wait = { _ in }
+        let pusher = Pusher(sink: sink, spool: spool) { _ in }
         let outcome = pusher.push([Array("new\n".utf8)])
         #expect(sink.sent == ["old1\n", "old2\n", "old2\n", "old2\n"])
         #expect(outcome.flushed == 1)
@@ -56,7 +54,7 @@ struct PusherTests {
         #expect(kept == ["old2\n", "new\n"])
         // Back up: everything goes, in order, once.
         let later = ScriptedSink([])
-        let flushed = Pusher(sink: later, spool: spool).push([[UInt8]]())
+        let flushed = Pusher(sink: later, spool: spool) { _ in }.push([[UInt8]]())
         #expect(later.sent == ["old2\n", "new\n"])
         #expect(flushed.flushed == 2)
         #expect(spool.pending(for: "fake").isEmpty)
@@ -66,7 +64,7 @@ struct PusherTests {
         let spool = try makeSpool()
         defer { try? FileManager.default.removeItem(atPath: spool.directory) }
         let sink = ScriptedSink([.refused("HTTP 400: partial write"), .delivered])
-        let outcome = Pusher(sink: sink, spool: spool).push([Array("x\n".utf8), Array("y\n".utf8)])
+        let outcome = Pusher(sink: sink, spool: spool) { _ in }.push([Array("x\n".utf8), Array("y\n".utf8)])
         #expect(outcome.refused == ["HTTP 400: partial write"])
         #expect(outcome.delivered == 1)
         #expect(sink.sent == ["x\n", "y\n"])
@@ -116,7 +114,7 @@ struct InfluxRefusalTests {
             #"HTTP 400: partial write: field type conflict: input field "StartTime" on measurement "avt_openavt" is type float, already exists as type integer dropped=2"#
         let refusals = ScriptedSink([.refused(message)])
         let spool = Spool(directory: FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID())").path)
-        let outcome = Pusher(sink: InfluxNamed(refusals), spool: spool).push([batch])
+        let outcome = Pusher(sink: InfluxNamed(refusals), spool: spool) { _ in }.push([batch])
         #expect(
             outcome.refused == [
                 message + "\n  avt_openavt,instrument=a,tracker=0 StartTime=1.5 1"
@@ -127,7 +125,7 @@ struct InfluxRefusalTests {
     @Test func aParseErrorQuotesItsLine() {
         let message = "HTTP 400: partial write: unable to parse 'bad line': invalid field format dropped=0"
         let spool = Spool(directory: FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID())").path)
-        let outcome = Pusher(sink: InfluxNamed(ScriptedSink([.refused(message)])), spool: spool).push([batch])
+        let outcome = Pusher(sink: InfluxNamed(ScriptedSink([.refused(message)])), spool: spool) { _ in }.push([batch])
         #expect(outcome.refused == [message + "\n  bad line"])
     }
 }

@@ -3,7 +3,7 @@ import OpenAVT
 import ReplayTestSupport
 import Testing
 
-/// OpenAVT-iOS's `AdsTests`, ported: each `Thread.sleep` is a gap in time, each `accuracy: 50` an exact value.
+/// OpenAVT-iOS's `AdsTests`, ported: each sleep is a gap in time, each `accuracy: 50` an exact value.
 struct AdsTests {
     private func makeHarness() -> InstrumentHarness {
         InstrumentHarness(hub: HubCoreAds(), withAdsTracker: true)

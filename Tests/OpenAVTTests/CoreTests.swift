@@ -3,7 +3,7 @@ import OpenAVT
 import ReplayTestSupport
 import Testing
 
-/// OpenAVT-iOS's `CoreTests`, ported: each `Thread.sleep` is a gap in time, each `accuracy: 50` an exact value.
+/// OpenAVT-iOS's `CoreTests`, ported: each sleep is a gap in time, each `accuracy: 50` an exact value.
 struct CoreTests {
     @Test func trackerIDsAreTheOnesTheInstrumentGave() {
         let harness = InstrumentHarness(hub: HubCore())

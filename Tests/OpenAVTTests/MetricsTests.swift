@@ -3,7 +3,7 @@ import OpenAVT
 import ReplayTestSupport
 import Testing
 
-/// OpenAVT-iOS's `MetricsTests`, ported: each `Thread.sleep` is a gap in time, each `accuracy: 50` an exact value.
+/// OpenAVT-iOS's `MetricsTests`, ported: each sleep is a gap in time, each `accuracy: 50` an exact value.
 struct MetricsTests {
     @Test func metricsOfAPlayback() {
         var harness = InstrumentHarness(hub: HubCore(), withMetricalc: true)
