@@ -74,7 +74,7 @@ struct ReplayCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("The time buckets of summary.csv, from 1m to 1d.", valueName: "duration"))
+        help: ArgumentHelp("The time buckets of summary.csv and aggregates.csv, from 1m to 1d.", valueName: "duration"))
     var bucket = DurationArgument(minutes: 60)
 
     @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")

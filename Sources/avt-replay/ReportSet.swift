@@ -19,11 +19,13 @@ final class ReportSet {
     private let metrics: MetricsReport
     private let summaryPath: String
     private var summary: KPISummary
+    private let aggregatesPath: String
+    private var aggregates: MetricAggregates
 
     /// The file names, in the order they are committed.
     static let names = [
-        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "metrics.influx", "metrics.graphite",
-        "rejects.jsonl", "events.jsonl",
+        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "metrics.influx",
+        "metrics.graphite", "rejects.jsonl", "events.jsonl",
     ]
 
     /// Sessions are written when their first record is in this window (`--since`, `--until`).
@@ -46,6 +48,8 @@ final class ReportSet {
         metrics = MetricsReport(prefix: prefix)
         summaryPath = path("summary.csv")
         summary = KPISummary(bucket: bucket)
+        aggregatesPath = path("aggregates.csv")
+        aggregates = MetricAggregates(bucket: bucket)
         playbacks.append(PlaybacksReport.header())
         vpSessions.append(VPSessionsReport.header())
         marconiItems.append(MarconiItemsReport.header())
@@ -59,6 +63,7 @@ final class ReportSet {
     /// Writes what a closed session produced.
     func write(_ report: SessionReport) {
         summary.add(report)
+        aggregates.add(report)
         var rows: [UInt8] = []
         if !report.playbacks.isEmpty {
             PlaybacksReport.appendRows(report.playbacks, into: &rows)
@@ -88,9 +93,10 @@ final class ReportSet {
         rejects.append(problem.encoded())
     }
 
-    /// Writes `summary.csv`, then renames every file over its target.
+    /// Writes `summary.csv` and `aggregates.csv`, then renames every file over its target.
     func commit() throws(AtomicFile.WriteError) {
         try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
+        try AtomicFile.write(AggregatesReport.encode(aggregates), to: aggregatesPath)
         for writer in [playbacks, vpSessions, marconiItems, influx, graphite, rejects] {
             try writer.commit()
         }

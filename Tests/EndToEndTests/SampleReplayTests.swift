@@ -8,8 +8,8 @@ import Testing
 /// `git diff reports/`.
 struct SampleReplayTests {
     static let reportFiles = [
-        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "metrics.influx", "metrics.graphite",
-        "events.jsonl",
+        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "metrics.influx",
+        "metrics.graphite", "events.jsonl",
         "rejects.jsonl",
     ]
 

@@ -1,0 +1,80 @@
+import EventModel
+import OpenAVT
+
+/// Librato-style aggregates of every metric per time bucket: count, sum, minimum, maximum and
+/// sum of squares (so mean and standard deviation), per system and metric name.
+///
+/// A metric counts in the bucket of its own time; buckets start at multiples of their length
+/// since the epoch (UTC), as in ``KPISummary``. Integer metrics are added up exactly.
+public struct MetricAggregates: Sendable {
+    /// The bucket length, in milliseconds.
+    public let bucket: Int64
+    private var aggregates: [Key: Aggregate] = [:]
+
+    /// One row's identity.
+    public struct Key: Hashable, Comparable, Sendable {
+        public var bucket: Timestamp
+        public var system: MetricSystem
+        public var name: String
+
+        public static func < (lhs: Key, rhs: Key) -> Bool {
+            if lhs.bucket != rhs.bucket { return lhs.bucket < rhs.bucket }
+            if lhs.system != rhs.system {
+                return SessionKey(system: lhs.system, id: "") < SessionKey(system: rhs.system, id: "")
+            }
+            return lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8)
+        }
+    }
+
+    /// The aggregate of one metric in one bucket.
+    public struct Aggregate: Hashable, Sendable {
+        public private(set) var count: Int64 = 0
+        public private(set) var sum: Double = 0
+        public private(set) var minimum: Double = .infinity
+        public private(set) var maximum: Double = -.infinity
+        public private(set) var sumOfSquares: Double = 0
+
+        mutating func add(_ value: Double) {
+            count += 1
+            sum += value
+            minimum = Swift.min(minimum, value)
+            maximum = Swift.max(maximum, value)
+            sumOfSquares += value * value
+        }
+
+        /// The mean, or `nil` without values.
+        public var mean: Double? { count > 0 ? sum / Double(count) : nil }
+
+        /// The population standard deviation, or `nil` without values.
+        public var standardDeviation: Double? {
+            guard let mean else { return nil }
+            return (Swift.max(0, sumOfSquares / Double(count) - mean * mean)).squareRoot()
+        }
+    }
+
+    public init(bucket: Int64) {
+        self.bucket = bucket
+    }
+
+    /// Adds a closed session's metrics.
+    public mutating func add(_ report: SessionReport) {
+        for point in report.points {
+            let milliseconds = point.metric.timestamp.milliseconds
+            let index = milliseconds >= 0 ? milliseconds / bucket : (milliseconds - bucket + 1) / bucket
+            let key = Key(
+                bucket: Timestamp(milliseconds: index * bucket), system: point.system, name: point.metric.name)
+            let value: Double
+            switch point.metric.value {
+            case .int(let number): value = Double(number)
+            case .double(let number): value = number
+            }
+            guard value.isFinite else { continue }
+            aggregates[key, default: Aggregate()].add(value)
+        }
+    }
+
+    /// The aggregates, by bucket, then system, then metric name.
+    public var rows: [(key: Key, aggregate: Aggregate)] {
+        aggregates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}

@@ -1,0 +1,33 @@
+import Replay
+
+/// `aggregates.csv`: every metric's count, sum, minimum, maximum and sum of squares per time
+/// bucket, system and name (``MetricAggregates``), with mean and standard deviation.
+///
+/// `bucket` is the bucket's start in RFC 3339 (UTC); numbers other than `count` have two decimals.
+public enum AggregatesReport {
+    /// The header, in column order.
+    public static let columns = [
+        "bucket", "system", "metric", "count", "sum", "min", "max", "sum_squares", "mean", "stddev",
+    ]
+
+    /// The whole file.
+    public static func encode(_ aggregates: MetricAggregates) -> [UInt8] {
+        var buffer: [UInt8] = []
+        var csv = CSVEncoder()
+        csv.appendHeader(columns, into: &buffer)
+        for (key, aggregate) in aggregates.rows {
+            csv.appendString(SummaryReport.rfc3339(key.bucket), into: &buffer)
+            csv.appendString(key.system.rawValue, into: &buffer)
+            csv.appendString(key.name, into: &buffer)
+            csv.appendInt(aggregate.count, into: &buffer)
+            csv.appendFixed2(aggregate.sum, into: &buffer)
+            csv.appendFixed2(aggregate.minimum, into: &buffer)
+            csv.appendFixed2(aggregate.maximum, into: &buffer)
+            csv.appendFixed2(aggregate.sumOfSquares, into: &buffer)
+            csv.appendFixed2(aggregate.mean, into: &buffer)
+            csv.appendFixed2(aggregate.standardDeviation, into: &buffer)
+            csv.endRow(into: &buffer)
+        }
+        return buffer
+    }
+}

@@ -1,0 +1,48 @@
+import EventModel
+import OpenAVT
+import Replay
+import Testing
+
+/// aggregates.csv's numbers on hand-built metric points with known answers.
+struct MetricAggregatesTests {
+    private func report(_ system: MetricSystem, _ points: [(name: String, time: Int64, value: Metric.Value)])
+        -> SessionReport
+    {
+        var report = SessionReport(key: SessionKey(system: system, id: "s"), closing: .inputEnd)
+        report.points = points.map { point in
+            MetricPoint(
+                system: system, source: "s", tags: [], path: [],
+                metric: Metric(
+                    name: point.name, kind: .gauge, value: point.value,
+                    timestamp: Timestamp(milliseconds: point.time)))
+        }
+        return report
+    }
+
+    @Test func countSumMinMaxAndSquaresGiveMeanAndStandardDeviation() throws {
+        var aggregates = MetricAggregates(bucket: 60_000)
+        aggregates.add(report(.openavt, [("StartTime", 1_000, .int(2)), ("StartTime", 2_000, .int(4))]))
+        aggregates.add(report(.openavt, [("StartTime", 3_000, .double(9)), ("StartTime", 4_000, .double(.nan))]))
+        let row = try #require(aggregates.rows.first)
+        #expect(aggregates.rows.count == 1)
+        #expect(row.aggregate.count == 3)
+        #expect(row.aggregate.sum == 15)
+        #expect(row.aggregate.minimum == 2)
+        #expect(row.aggregate.maximum == 9)
+        #expect(row.aggregate.sumOfSquares == 101)
+        #expect(row.aggregate.mean == 5)
+        // Population variance: 101 / 3 - 25 = 26 / 3.
+        #expect(abs((row.aggregate.standardDeviation ?? 0) - (26.0 / 3).squareRoot()) < 1e-12)
+    }
+
+    @Test func rowsAreOrderedByBucketThenSystemThenName() {
+        var aggregates = MetricAggregates(bucket: 60_000)
+        aggregates.add(report(.marconi, [("Listened", 61_000, .int(1)), ("Buffered", 5_000, .int(1))]))
+        aggregates.add(report(.openavt, [("StartTime", 59_999, .int(1)), ("BufferTime", -1, .int(1))]))
+        let keys = aggregates.rows.map { "\($0.key.bucket.milliseconds) \($0.key.system.rawValue) \($0.key.name)" }
+        #expect(
+            keys == [
+                "-60000 openavt BufferTime", "0 openavt StartTime", "0 marconi Buffered", "60000 marconi Listened",
+            ])
+    }
+}
