@@ -74,6 +74,48 @@ public struct MetricsReport {
         return buffer
     }
 
+    /// The aggregates (`--aggregate`) as InfluxDB points, at their bucket's start: measurement
+    /// `<measurement>_aggregates`, tag `metric`, fields `count` (integer), `sum`, `min`, `max`,
+    /// `sum_squares`, `mean` and `stddev`.
+    public func influx(_ aggregates: MetricAggregates) -> [UInt8] {
+        var encoder = InfluxLineEncoder()
+        var buffer: [UInt8] = []
+        for (key, aggregate) in aggregates.rows {
+            let system = prefix.isEmpty ? key.system.rawValue : prefix + "_" + key.system.rawValue
+            var fields: [(String, InfluxFieldValue)] = [("count", .int(aggregate.count))]
+            fields += Self.aggregateValues(aggregate).map { ($0.name, .double($0.value)) }
+            _ = encoder.appendPoint(
+                measurement: system + "_aggregates", tags: [("metric", key.name)], fields: fields,
+                timestamp: key.bucket.milliseconds &* 1_000_000, into: &buffer)
+        }
+        return buffer
+    }
+
+    /// The aggregates (`--aggregate`) as Graphite lines, at their bucket's start:
+    /// `<prefix>.<system>.aggregates.<MetricName>.<count|sum|min|max|sum_squares|mean|stddev>`.
+    public func graphite(_ aggregates: MetricAggregates) -> [UInt8] {
+        var encoder = GraphiteEncoder(prefix: GraphiteEncoder.nodes(fromDotted: prefix))
+        var buffer: [UInt8] = []
+        for (key, aggregate) in aggregates.rows {
+            let path = [key.system.rawValue, "aggregates", key.name]
+            let seconds = key.bucket.epochSeconds
+            _ = encoder.appendLine(path: path + ["count"], value: aggregate.count, epochSeconds: seconds, into: &buffer)
+            for (name, value) in Self.aggregateValues(aggregate) {
+                _ = encoder.appendLine(path: path + [name], value: value, epochSeconds: seconds, into: &buffer)
+            }
+        }
+        return buffer
+    }
+
+    /// Every aggregate but the count, named as in `aggregates.csv`.
+    private static func aggregateValues(_ aggregate: MetricAggregates.Aggregate) -> [(name: String, value: Double)] {
+        [
+            ("sum", aggregate.sum), ("min", aggregate.minimum), ("max", aggregate.maximum),
+            ("sum_squares", aggregate.sumOfSquares), ("mean", aggregate.mean ?? 0),
+            ("stddev", aggregate.standardDeviation ?? 0),
+        ]
+    }
+
     private static func fieldValue(_ value: Metric.Value) -> InfluxFieldValue {
         switch value {
         case .int(let value): return .int(value)

@@ -77,6 +77,9 @@ struct ReplayCommand: ParsableCommand {
         help: ArgumentHelp("The time buckets of summary.csv and aggregates.csv, from 1m to 1d.", valueName: "duration"))
     var bucket = DurationArgument(minutes: 60)
 
+    @Flag(name: .long, help: "Also write the aggregates of aggregates.csv to metrics.influx and metrics.graphite.")
+    var aggregate = false
+
     @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
     var finish = false
 
@@ -129,6 +132,7 @@ struct ReplayCommand: ParsableCommand {
         do {
             reports = try ReportSet(
                 folder: out, withTrace: options.includeTrace, prefix: prefix, bucket: bucket.milliseconds,
+                aggregatesAsPoints: aggregate,
                 window: (since?.timestamp ?? Timestamp(milliseconds: .min))..<(until?.timestamp
                     ?? Timestamp(milliseconds: .max)))
         } catch {

@@ -21,6 +21,8 @@ final class ReportSet {
     private var summary: KPISummary
     private let aggregatesPath: String
     private var aggregates: MetricAggregates
+    /// Whether the aggregates also go to `metrics.influx` and `metrics.graphite` (`--aggregate`).
+    private let aggregatesAsPoints: Bool
 
     /// The file names, in the order they are committed.
     static let names = [
@@ -32,7 +34,7 @@ final class ReportSet {
     private let window: Range<Timestamp>
 
     init(
-        folder: String, withTrace: Bool, prefix: String, bucket: Int64,
+        folder: String, withTrace: Bool, prefix: String, bucket: Int64, aggregatesAsPoints: Bool = false,
         window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max)
     ) throws(AtomicFile.WriteError) {
         self.window = window
@@ -50,6 +52,7 @@ final class ReportSet {
         summary = KPISummary(bucket: bucket)
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket)
+        self.aggregatesAsPoints = aggregatesAsPoints
         playbacks.append(PlaybacksReport.header())
         vpSessions.append(VPSessionsReport.header())
         marconiItems.append(MarconiItemsReport.header())
@@ -93,10 +96,15 @@ final class ReportSet {
         rejects.append(problem.encoded())
     }
 
-    /// Writes `summary.csv` and `aggregates.csv`, then renames every file over its target.
+    /// Writes `summary.csv` and `aggregates.csv` (and with `--aggregate` the aggregates as points),
+    /// then renames every file over its target.
     func commit() throws(AtomicFile.WriteError) {
         try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
         try AtomicFile.write(AggregatesReport.encode(aggregates), to: aggregatesPath)
+        if aggregatesAsPoints {
+            influx.append(metrics.influx(aggregates))
+            graphite.append(metrics.graphite(aggregates))
+        }
         for writer in [playbacks, vpSessions, marconiItems, influx, graphite, rejects] {
             try writer.commit()
         }

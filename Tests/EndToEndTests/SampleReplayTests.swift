@@ -57,6 +57,38 @@ struct SampleReplayTests {
         }
     }
 
+    @Test func aggregateAppendsOnePointPerAggregatesRowAndSevenGraphiteLines() throws {
+        let plain = try CommandRunner.makeTemporaryFolder()
+        let aggregated = try CommandRunner.makeTemporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: plain)
+            try? FileManager.default.removeItem(at: aggregated)
+        }
+        let samples = CommandRunner.samples
+        _ = try CommandRunner.run(CommandRunner.mainArguments + ["--out", plain.path] + samples)
+        let result = try CommandRunner.run(
+            CommandRunner.mainArguments + ["--aggregate", "--out", aggregated.path] + samples)
+        #expect(result.status == 0, "\(result.standardError)")
+        func text(_ folder: URL, _ name: String) throws -> String {
+            String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+        }
+        let rows = try text(plain, "aggregates.csv").split(separator: "\n").count - 1
+        #expect(rows > 0)
+        for (name, linesPerRow) in [("metrics.influx", 1), ("metrics.graphite", 7)] {
+            let before = try text(plain, name)
+            let after = try text(aggregated, name)
+            // The points of the sessions first, unchanged, then the aggregates.
+            #expect(after.hasPrefix(before), "\(name)")
+            let added = after.dropFirst(before.count).split(separator: "\n")
+            #expect(added.count == rows * linesPerRow, "\(name)")
+            #expect(added.allSatisfy { $0.contains("aggregates") }, "\(name)")
+        }
+        #expect(
+            try text(aggregated, "metrics.influx").contains(
+                "openavt_aggregates,metric=NumEnds count=3i,sum=3.0,min=1.0,max=1.0,sum_squares=3.0,mean=1.0,stddev=0.0 "
+                    + "1763622000000000000\n"))
+    }
+
     private func firstDifference(_ produced: Data, _ expected: Data) -> String {
         let producedLines = String(decoding: produced, as: UTF8.self).split(
             separator: "\n", omittingEmptySubsequences: false)
