@@ -2,11 +2,16 @@ import EventModel
 import OpenAVT
 
 /// The system a metric comes from: it names the InfluxDB measurement (`<prefix>_<system>`)
-/// and the Graphite path node after the prefix.
-public enum MetricSystem: String, Hashable, Sendable, CaseIterable {
+/// and the Graphite path node after the prefix. Systems are ordered as declared, which is
+/// the order of every report's rows: OpenAVT, value propositions, Marconi.
+public enum MetricSystem: String, Hashable, Comparable, Sendable, CaseIterable {
     case openavt
     case vp
     case marconi
+
+    public static func < (lhs: MetricSystem, rhs: MetricSystem) -> Bool {
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+    }
 }
 
 /// A name and a value, for InfluxDB tags and string fields.

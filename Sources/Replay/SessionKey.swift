@@ -24,10 +24,7 @@ public struct SessionKey: Hashable, Comparable, Sendable {
     }
 
     public static func < (lhs: SessionKey, rhs: SessionKey) -> Bool {
-        if lhs.system != rhs.system {
-            return MetricSystem.allCases.firstIndex(of: lhs.system) ?? 0
-                < MetricSystem.allCases.firstIndex(of: rhs.system) ?? 0
-        }
+        if lhs.system != rhs.system { return lhs.system < rhs.system }
         return lhs.id.utf8.lexicographicallyPrecedes(rhs.id.utf8)
     }
 }
