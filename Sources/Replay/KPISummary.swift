@@ -12,6 +12,8 @@ public struct KPISummary: Sendable {
     public let bucket: Int64
     private var buckets: [Int64: KPIs] = [:]
     private var total = KPIs()
+    /// Every playback's first and last record time, for the peak of concurrent playbacks.
+    private var playbackSpans: [(first: Int64, last: Int64)] = []
 
     public init(bucket: Int64) {
         self.bucket = bucket
@@ -23,6 +25,7 @@ public struct KPISummary: Sendable {
             let start = bucketStart(playback.firstTimestamp)
             buckets[start, default: KPIs()].add(playback)
             total.add(playback)
+            playbackSpans.append((playback.firstTimestamp.milliseconds, playback.lastTimestamp.milliseconds))
         }
         for session in report.vpSessions {
             let start = bucketStart(session.openedTimestamp)
@@ -31,10 +34,44 @@ public struct KPISummary: Sendable {
         }
     }
 
-    /// The rows: one per bucket with anything in it, in time order, then `all`.
-    public var rows: [(bucket: Timestamp?, kpis: KPIs)] {
-        buckets.keys.sorted().compactMap { start in buckets[start].map { (Timestamp(milliseconds: start), $0) } }
-            + [(nil, total)]
+    /// The rows: one per bucket with anything in it, in time order, then `all`, each with the
+    /// peak of concurrent playbacks in it.
+    public var rows: [(bucket: Timestamp?, kpis: KPIs, peakConcurrent: Int64)] {
+        let starts = buckets.keys.sorted()
+        let peaks = peakConcurrency(in: starts)
+        return starts.compactMap { start in
+            buckets[start].map { (Timestamp(milliseconds: start), $0, peaks.perBucket[start] ?? 0) }
+        } + [(nil, total, peaks.overall)]
+    }
+
+    /// The most playbacks in progress at one instant, per bucket and overall: a playback is in
+    /// progress from its first record to its last, both included (a playback that ends when
+    /// another starts overlaps it). Playbacks that started in an earlier bucket count too.
+    private func peakConcurrency(in bucketStarts: [Int64]) -> (perBucket: [Int64: Int64], overall: Int64) {
+        // Starts before ends at the same time.
+        let changes = playbackSpans.flatMap { [($0.first, Int64(1)), ($0.last, Int64(-1))] }
+            .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }
+        var perBucket: [Int64: Int64] = [:]
+        var overall: Int64 = 0
+        var current: Int64 = 0
+        var nextRow = 0
+        var currentBucket: Int64?
+        for (time, delta) in changes {
+            let start = bucketStart(Timestamp(milliseconds: time))
+            if start != currentBucket {
+                // Rows without a change of their own hold what was in progress when they began.
+                while nextRow < bucketStarts.count && bucketStarts[nextRow] < start {
+                    if perBucket[bucketStarts[nextRow]] == nil { perBucket[bucketStarts[nextRow]] = current }
+                    nextRow += 1
+                }
+                perBucket[start] = max(perBucket[start] ?? 0, current)
+                currentBucket = start
+            }
+            current += delta
+            perBucket[start] = max(perBucket[start] ?? 0, current)
+            overall = max(overall, current)
+        }
+        return (perBucket, overall)
     }
 
     private func bucketStart(_ time: Timestamp) -> Int64 {

@@ -11,7 +11,7 @@ public enum SummaryReport {
         "bucket", "views", "plays", "exits_before_start", "start_failures", "startup_ms_mean", "startup_ms_p50",
         "startup_ms_p95", "watch_ms", "rebuffers", "rebuffer_ms", "rebuffer_pct", "rebuffers_per_min",
         "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct", "startup_ms_p90", "startup_ms_p99",
-        "ended_without_errors", "quality_changes",
+        "ended_without_errors", "quality_changes", "concurrent_peak",
     ]
 
     /// The whole file.
@@ -19,7 +19,7 @@ public enum SummaryReport {
         var buffer: [UInt8] = []
         var csv = CSVEncoder()
         csv.appendHeader(columns, into: &buffer)
-        for (bucket, kpis) in summary.rows {
+        for (bucket, kpis, peakConcurrent) in summary.rows {
             csv.appendString(bucket.map(rfc3339) ?? "all", into: &buffer)
             csv.appendInt(kpis.views, into: &buffer)
             csv.appendInt(kpis.plays, into: &buffer)
@@ -41,6 +41,7 @@ public enum SummaryReport {
             csv.appendInt(kpis.startupPercentile(99), into: &buffer)
             csv.appendInt(kpis.endedWithoutErrors, into: &buffer)
             csv.appendInt(kpis.qualityChanges, into: &buffer)
+            csv.appendInt(peakConcurrent, into: &buffer)
             csv.endRow(into: &buffer)
         }
         return buffer

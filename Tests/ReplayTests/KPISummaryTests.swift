@@ -62,6 +62,20 @@ struct KPISummaryTests {
         #expect(rows.last?.kpis.startupPercentile(50) == 2_000)
     }
 
+    @Test func peakConcurrencyCountsPlaybacksCarriedOverFromAnEarlierBucket() {
+        let rows = summary([
+            record(0, "MediaRequest", "a"), record(1_000, "Start", "a"), record(10_000, "End", "a"),
+            record(5_000, "MediaRequest", "b"), record(6_000, "Start", "b"),
+            // Within the 30-minute session timeout of each other.
+            record(1_700_000, "PauseBegin", "b"), record(3_000_000, "PauseFinish", "b"), record(3_700_000, "End", "b"),
+            record(8_000, "MediaRequest", "d"), record(8_500, "Start", "d"), record(9_000, "End", "d"),
+            record(3_650_000, "MediaRequest", "c"), record(3_651_000, "Start", "c"), record(3_660_000, "End", "c"),
+        ]).rows
+        #expect(rows.map { $0.bucket?.milliseconds } == [0, 3_600_000, nil])
+        // a, b and d overlap from 8 s to 9 s; b, begun in the first hour, overlaps c in the second.
+        #expect(rows.map(\.peakConcurrent) == [3, 2, 3])
+    }
+
     @Test func percentilesComeFromASketchWithinOnePercent() {
         var records: [AVTRecord] = []
         for index in 0..<200 {
