@@ -16,6 +16,13 @@ public struct Timestamp: Hashable, Comparable, Sendable {
         milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
     }
 
+    /// The start of the bucket of `length` milliseconds this time is in: buckets start at
+    /// multiples of their length since the epoch, before it too (`-1` is in the bucket of `-length`).
+    public func bucketStart(length: Int64) -> Timestamp {
+        let index = milliseconds >= 0 ? milliseconds / length : (milliseconds - length + 1) / length
+        return Timestamp(milliseconds: index * length)
+    }
+
     /// The milliseconds from `earlier` to `self`.
     public func milliseconds(since earlier: Timestamp) -> Int64 {
         milliseconds &- earlier.milliseconds

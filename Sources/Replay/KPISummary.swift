@@ -75,9 +75,7 @@ public struct KPISummary: Sendable {
     }
 
     private func bucketStart(_ time: Timestamp) -> Int64 {
-        let milliseconds = time.milliseconds
-        let index = milliseconds >= 0 ? milliseconds / bucket : (milliseconds - bucket + 1) / bucket
-        return index * bucket
+        time.bucketStart(length: bucket).milliseconds
     }
 }
 

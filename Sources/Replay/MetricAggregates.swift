@@ -57,10 +57,9 @@ public struct MetricAggregates: Sendable {
     /// Adds a closed session's metrics.
     public mutating func add(_ report: SessionReport) {
         for point in report.points {
-            let milliseconds = point.metric.timestamp.milliseconds
-            let index = milliseconds >= 0 ? milliseconds / bucket : (milliseconds - bucket + 1) / bucket
             let key = Key(
-                bucket: Timestamp(milliseconds: index * bucket), system: point.system, name: point.metric.name)
+                bucket: point.metric.timestamp.bucketStart(length: bucket), system: point.system,
+                name: point.metric.name)
             let value: Double
             switch point.metric.value {
             case .int(let number): value = Double(number)
