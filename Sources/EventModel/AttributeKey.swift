@@ -38,7 +38,7 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     }
 
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
-        lhs.rawValue.utf8.lexicographicallyPrecedes(rhs.rawValue.utf8)
+        lhs.rawValue.precedesInUTF8Order(rhs.rawValue)
     }
 
     /// FNV-1a over the name's UTF-8 bytes.

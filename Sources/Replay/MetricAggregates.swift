@@ -20,7 +20,7 @@ public struct MetricAggregates: Sendable {
         public static func < (lhs: Key, rhs: Key) -> Bool {
             if lhs.bucket != rhs.bucket { return lhs.bucket < rhs.bucket }
             if lhs.system != rhs.system { return lhs.system < rhs.system }
-            return lhs.name.utf8.lexicographicallyPrecedes(rhs.name.utf8)
+            return lhs.name.precedesInUTF8Order(rhs.name)
         }
     }
 

@@ -25,6 +25,6 @@ public struct SessionKey: Hashable, Comparable, Sendable {
 
     public static func < (lhs: SessionKey, rhs: SessionKey) -> Bool {
         if lhs.system != rhs.system { return lhs.system < rhs.system }
-        return lhs.id.utf8.lexicographicallyPrecedes(rhs.id.utf8)
+        return lhs.id.precedesInUTF8Order(rhs.id)
     }
 }

@@ -77,3 +77,22 @@ struct RecordTests {
         #expect(SourcePosition(fileRank: -1, line: 5) < SourcePosition(fileRank: 0, line: 1))
     }
 }
+
+struct UTF8OrderTests {
+    @Test(
+        arguments: [
+            ("a", "b"), ("a", "ab"), ("", "a"), ("Z", "a"), ("é", "z\u{10FFFF}"), ("e\u{301}", "é"),
+            ("a-long-instrument-id-0001", "a-long-instrument-id-0002"), ("same", "same"),
+        ] as [(String, String)])
+    func agreesWithTheBytesOrder(left: String, right: String) {
+        let bytes = left.utf8.lexicographicallyPrecedes(right.utf8)
+        #expect(left.precedesInUTF8Order(right) == bytes)
+        #expect(right.precedesInUTF8Order(left) == right.utf8.lexicographicallyPrecedes(left.utf8))
+    }
+
+    @Test func differsFromUnicodeOrderWhereBytesDo() {
+        // "é" (U+00E9, bytes C3 A9) precedes "z" in Unicode order; in bytes, C3 comes after 7A.
+        #expect(!"é".precedesInUTF8Order("z"))
+        #expect("e\u{301}".precedesInUTF8Order("é"))
+    }
+}
