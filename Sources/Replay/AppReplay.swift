@@ -71,26 +71,35 @@ struct AppReplay {
                 Metric(
                     name: "SessionDuration", kind: .gauge, value: .int(original.timestamp.milliseconds(since: opened))))
         }
-        for (key, value) in event.attributes.sorted(by: { $0.key < $1.key })
-        where Middleware.isDurationKey(key) {
+        let durations = event.attributes.filter { Middleware.isDurationKey($0.key) }
+        for (key, value) in durations.sorted(by: { $0.key < $1.key }) {
             switch value {
             case .int(let number): metrics.append(Metric(name: key.rawValue, kind: .gauge, value: .int(number)))
             case .double(let number): metrics.append(Metric(name: key.rawValue, kind: .gauge, value: .double(number)))
             default: break
             }
         }
+        // One set of tags, path and ids for all of the event's points: the encoders escape
+        // them once.
+        let tags = [MetricTag("app", event.app), MetricTag("name", event.name)]
+        let path = [event.app, event.name]
+        let stringFields = [MetricTag("session_id", event.sessionID)]
         for var metric in metrics {
             metric.timestamp = event.timestamp
             points.append(
                 MetricPoint(
-                    system: .vp, source: event.app, tags: [MetricTag("app", event.app), MetricTag("name", event.name)],
-                    path: [event.app, event.name], stringFields: [MetricTag("session_id", event.sessionID)],
-                    metric: metric))
+                    system: .vp, source: event.app, tags: tags, path: path, stringFields: stringFields, metric: metric))
         }
     }
 
+    /// `Opened`, `Started`, ...: the status with a capital, made once per status.
+    private static let counterNames = Dictionary(
+        uniqueKeysWithValues: SessionStatus.allCases.map {
+            ($0, $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst())
+        })
+
     private static func counterName(_ status: SessionStatus) -> String {
-        status.rawValue.prefix(1).uppercased() + status.rawValue.dropFirst()
+        counterNames[status] ?? status.rawValue
     }
 
     /// The session rows, with open sessions counted up to the app's last record.

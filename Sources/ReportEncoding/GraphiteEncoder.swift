@@ -56,11 +56,8 @@ public struct GraphiteEncoder: Sendable {
     public mutating func appendLine(path: [String], value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
         -> Bool
     {
-        let start = buffer.count
-        guard appendPath(path, into: &buffer) else { return false }
-        buffer.append(UInt8(ascii: " "))
-        DecimalFormatting.appendInt64(value, into: &buffer)
-        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
+        guard let path = encodedPath(path) else { return false }
+        return appendLine(path: path, value: value, epochSeconds: epochSeconds, into: &buffer)
     }
 
     /// Appends `path value epoch_seconds\n` for a double value; NaN and infinities are
@@ -75,30 +72,60 @@ public struct GraphiteEncoder: Sendable {
             skippedNonFinite += 1
             return false
         }
-        let start = buffer.count
-        guard appendPath(path, into: &buffer) else { return false }
-        buffer.append(UInt8(ascii: " "))
-        DecimalFormatting.appendShortest(value, into: &buffer)
-        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
+        guard let path = encodedPath(path) else { return false }
+        return appendLine(path: path, value: value, epochSeconds: epochSeconds, into: &buffer)
     }
 
-    private mutating func appendPath(_ path: [String], into buffer: inout [UInt8]) -> Bool {
+    /// The dotted, sanitised path (prefix first) for lines of `path`, made once for many
+    /// lines; `nil` (counted) when the path, prefix included, has no node.
+    public mutating func encodedPath(_ path: [String]) -> GraphitePath? {
         if prefix.isEmpty && path.isEmpty {
             skippedEmptyPath += 1
-            return false
+            return nil
         }
+        var bytes: [UInt8] = []
         var first = true
         for node in prefix {
-            if !first { buffer.append(UInt8(ascii: ".")) }
-            buffer.append(contentsOf: node.utf8)
+            if !first { bytes.append(UInt8(ascii: ".")) }
+            bytes.append(contentsOf: node.utf8)
             first = false
         }
         for node in path {
-            if !first { buffer.append(UInt8(ascii: ".")) }
-            Self.appendNode(node, into: &buffer)
+            if !first { bytes.append(UInt8(ascii: ".")) }
+            Self.appendNode(node, into: &bytes)
             first = false
         }
-        return true
+        return GraphitePath(bytes: bytes)
+    }
+
+    /// Appends `path value epoch_seconds\n` for an integer value and a path made by
+    /// ``encodedPath(_:)``.
+    @discardableResult
+    public mutating func appendLine(path: GraphitePath, value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
+        -> Bool
+    {
+        let start = buffer.count
+        buffer.append(contentsOf: path.bytes)
+        buffer.append(UInt8(ascii: " "))
+        DecimalFormatting.appendInt64(value, into: &buffer)
+        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
+    }
+
+    /// Appends `path value epoch_seconds\n` for a double value and a path made by
+    /// ``encodedPath(_:)``; NaN and infinities are not written.
+    @discardableResult
+    public mutating func appendLine(path: GraphitePath, value: Double, epochSeconds: Int64, into buffer: inout [UInt8])
+        -> Bool
+    {
+        guard value.isFinite else {
+            skippedNonFinite += 1
+            return false
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: path.bytes)
+        buffer.append(UInt8(ascii: " "))
+        DecimalFormatting.appendShortest(value, into: &buffer)
+        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
     }
 
     private mutating func finishLine(start: Int, epochSeconds: Int64, into buffer: inout [UInt8]) -> Bool {
@@ -121,14 +148,31 @@ public struct GraphiteEncoder: Sendable {
             buffer.append(UInt8(ascii: "_"))
             return
         }
+        let copied = node.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            let kept = UnsafeBufferPointer(rebasing: bytes.prefix(maxNodeBytes))
+            guard kept.allSatisfy(isSafe) else { return false }
+            buffer.append(contentsOf: kept)
+            return true
+        }
+        if copied == true { return }
         for byte in node.utf8.prefix(maxNodeBytes) {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                buffer.append(byte)
-            default:
-                buffer.append(UInt8(ascii: "_"))
-            }
+            buffer.append(isSafe(byte) ? byte : UInt8(ascii: "_"))
         }
     }
+
+    /// Whether carbon takes the byte as it is in a node: `[A-Za-z0-9_-]`.
+    private static func isSafe(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// A dotted, sanitised Graphite path, made once by ``GraphiteEncoder/encodedPath(_:)`` for many lines.
+public struct GraphitePath: Hashable, Sendable {
+    fileprivate let bytes: [UInt8]
 }

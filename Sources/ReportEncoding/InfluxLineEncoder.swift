@@ -63,19 +63,39 @@ public struct InfluxLineEncoder: Sendable {
         timestamp: Int64,
         into buffer: inout [UInt8]
     ) -> Bool {
-        let start = buffer.count
-        let measurementBytes = measurement.utf8
-        guard let first = measurementBytes.first, first != UInt8(ascii: "#"),
-            Self.appendName(measurementBytes, escapingEquals: false, into: &buffer)
-        else {
-            buffer.removeSubrange(start...)
+        guard let series = series(measurement: measurement, tags: tags) else {
             droppedPoints += 1
             droppedFields += fields.count
             return false
         }
+        return appendPoint(series: series, fields: fields, timestamp: timestamp, into: &buffer)
+    }
 
-        appendTags(tags, into: &buffer)
+    /// The escaped start of every line of one series, `measurement[,tag=value…]`, for
+    /// ``appendPoint(series:fields:timestamp:into:)``; `nil` when the measurement cannot be
+    /// written (the caller counts its points as dropped). Omitted tags are counted here, once
+    /// per series.
+    public mutating func series(measurement: String, tags: [(String, String)]) -> InfluxSeries? {
+        var bytes: [UInt8] = []
+        let measurementBytes = measurement.utf8
+        guard let first = measurementBytes.first, first != UInt8(ascii: "#"),
+            Self.appendName(measurementBytes, escapingEquals: false, into: &bytes)
+        else { return nil }
+        appendTags(tags, into: &bytes)
+        return InfluxSeries(bytes: bytes)
+    }
 
+    /// Appends one point of a series made by ``series(measurement:tags:)``: escaping the
+    /// measurement and tags once for many points is what makes large outputs cheap.
+    @discardableResult
+    public mutating func appendPoint(
+        series: InfluxSeries,
+        fields: [(String, InfluxFieldValue)],
+        timestamp: Int64,
+        into buffer: inout [UInt8]
+    ) -> Bool {
+        let start = buffer.count
+        buffer.append(contentsOf: series.bytes)
         var wroteField = false
         for (key, value) in fields {
             if case .double(let number) = value, !number.isFinite {
@@ -173,6 +193,17 @@ public struct InfluxLineEncoder: Sendable {
         case .string(let text):
             buffer.append(UInt8(ascii: "\""))
             let utf8 = text.utf8
+            let plain = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                guard bytes.count <= Self.maxStringBytes, !bytes.contains(where: Self.isSpecialInString) else {
+                    return false
+                }
+                buffer.append(contentsOf: bytes)
+                return true
+            }
+            if plain == true {
+                buffer.append(UInt8(ascii: "\""))
+                return
+            }
             var end = utf8.endIndex
             if utf8.count > Self.maxStringBytes {
                 truncatedStrings += 1
@@ -201,15 +232,28 @@ public struct InfluxLineEncoder: Sendable {
     /// escaped, CR and LF as spaces, trailing backslashes stripped. Returns `false` when
     /// nothing is left to write (the caller removes what it started).
     private static func appendName(_ bytes: String.UTF8View, escapingEquals: Bool, into buffer: inout [UInt8]) -> Bool {
-        // The end, before any trailing backslashes.
-        var end = bytes.endIndex
-        while end > bytes.startIndex {
-            let before = bytes.index(before: end)
-            if bytes[before] != UInt8(ascii: "\\") { break }
-            end = before
+        if let written = bytes.withContiguousStorageIfAvailable({
+            appendName($0, escapingEquals: escapingEquals, into: &buffer)
+        }) {
+            return written
         }
-        if end == bytes.startIndex { return false }
-        for byte in bytes[..<end] {
+        return Array(bytes).withUnsafeBufferPointer { appendName($0, escapingEquals: escapingEquals, into: &buffer) }
+    }
+
+    private static func appendName(
+        _ bytes: UnsafeBufferPointer<UInt8>, escapingEquals: Bool, into buffer: inout [UInt8]
+    ) -> Bool {
+        // The end, before any trailing backslashes.
+        var end = bytes.count
+        while end > 0 && bytes[end - 1] == UInt8(ascii: "\\") { end -= 1 }
+        if end == 0 { return false }
+        let name = UnsafeBufferPointer(rebasing: bytes[..<end])
+        // Most names need no escaping: copy them whole.
+        guard name.contains(where: { isSpecialInName($0, escapingEquals: escapingEquals) }) else {
+            buffer.append(contentsOf: name)
+            return true
+        }
+        for byte in name {
             switch byte {
             case UInt8(ascii: ","), UInt8(ascii: " "):
                 buffer.append(UInt8(ascii: "\\"))
@@ -226,4 +270,21 @@ public struct InfluxLineEncoder: Sendable {
         }
         return true
     }
+
+    private static func isSpecialInName(_ byte: UInt8, escapingEquals: Bool) -> Bool {
+        switch byte {
+        case UInt8(ascii: ","), UInt8(ascii: " "), 0x0A, 0x0D: return true
+        case UInt8(ascii: "="): return escapingEquals
+        default: return false
+        }
+    }
+
+    private static func isSpecialInString(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0x0A || byte == 0x0D
+    }
+}
+
+/// The escaped `measurement[,tag=value…]` that starts each line of one series.
+public struct InfluxSeries: Hashable, Sendable {
+    fileprivate let bytes: [UInt8]
 }

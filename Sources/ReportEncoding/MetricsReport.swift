@@ -25,11 +25,17 @@ public struct MetricsReport {
     }
 
     /// `metrics.influx`, from points in output order.
+    ///
+    /// Points of one source share their tags array: its measurement and tags are escaped
+    /// once, when they differ from the previous point's.
     public func influx(_ points: [MetricPoint]) -> [UInt8] {
         var encoder = InfluxLineEncoder()
         var buffer: [UInt8] = []
+        buffer.reserveCapacity(points.count * 128)
         var previous: (timestamp: Timestamp, system: MetricSystem, source: String)?
         var indexInMillisecond: Int64 = 0
+        var series: (system: MetricSystem, tags: [MetricTag], encoded: InfluxSeries?)?
+        var fields: [(String, InfluxFieldValue)] = []
         for point in points {
             if let previous, previous.timestamp == point.metric.timestamp, previous.system == point.system,
                 previous.source == point.source
@@ -39,36 +45,60 @@ public struct MetricsReport {
                 indexInMillisecond = 0
             }
             previous = (point.metric.timestamp, point.system, point.source)
-            var fields: [(String, InfluxFieldValue)] = [(point.metric.name, Self.fieldValue(point.metric.value))]
-            fields += point.stringFields.map { ($0.key, .string($0.value)) }
-            _ = encoder.appendPoint(
-                measurement: prefix.isEmpty ? point.system.rawValue : prefix + "_" + point.system.rawValue,
-                tags: point.tags.map { ($0.key, $0.value) },
-                fields: fields,
-                timestamp: point.metric.timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond,
-                into: &buffer)
+            if series == nil || series?.system != point.system || series?.tags != point.tags {
+                let measurement = prefix.isEmpty ? point.system.rawValue : prefix + "_" + point.system.rawValue
+                let encoded = encoder.series(measurement: measurement, tags: point.tags.map { ($0.key, $0.value) })
+                series = (point.system, point.tags, encoded)
+            }
+            guard let encoded = series?.encoded else { continue }
+            fields.removeAll(keepingCapacity: true)
+            fields.append((point.metric.name, Self.fieldValue(point.metric.value)))
+            for field in point.stringFields { fields.append((field.key, .string(field.value))) }
+            encoder.appendPoint(
+                series: encoded, fields: fields,
+                timestamp: point.metric.timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond, into: &buffer)
         }
         return buffer
     }
 
     /// `metrics.graphite`, from points in output order: lines by second, then path.
+    ///
+    /// Each distinct path is sanitised once; the points are ordered by second and by the
+    /// path's rank among the batch's paths, and summed in their order within a line.
     public func graphite(_ points: [MetricPoint]) -> [UInt8] {
-        var sums: [GraphiteKey: Metric.Value] = [:]
-        for point in points {
-            let key = GraphiteKey(
-                second: point.metric.timestamp.epochSeconds,
-                path: [point.system.rawValue] + point.path + [point.metric.name])
-            sums[key] = sums[key].map { Self.sum($0, point.metric.value) } ?? point.metric.value
+        var paths = GraphitePaths()
+        let lineOfPoint = points.map { paths.line(of: $0) }
+        let rank = paths.ranks()
+        let order = points.indices.sorted { lhs, rhs in
+            let left = points[lhs].metric.timestamp.epochSeconds, right = points[rhs].metric.timestamp.epochSeconds
+            if left != right { return left < right }
+            let leftRank = rank[lineOfPoint[lhs]], rightRank = rank[lineOfPoint[rhs]]
+            if leftRank != rightRank { return leftRank < rightRank }
+            return lhs < rhs
         }
         var encoder = GraphiteEncoder(prefix: GraphiteEncoder.nodes(fromDotted: prefix))
+        var encodedPaths: [GraphitePath??] = Array(repeating: nil, count: paths.count)
         var buffer: [UInt8] = []
-        for key in sums.keys.sorted() {
-            switch sums[key] {
-            case .int(let value):
-                _ = encoder.appendLine(path: key.path, value: value, epochSeconds: key.second, into: &buffer)
+        buffer.reserveCapacity(points.count * 64)
+        var position = 0
+        while position < order.count {
+            let first = points[order[position]]
+            let line = lineOfPoint[order[position]]
+            let second = first.metric.timestamp.epochSeconds
+            var sum = first.metric.value
+            position += 1
+            while position < order.count, lineOfPoint[order[position]] == line,
+                points[order[position]].metric.timestamp.epochSeconds == second
+            {
+                sum = Self.sum(sum, points[order[position]].metric.value)
+                position += 1
+            }
+            if encodedPaths[line] == nil { encodedPaths[line] = .some(encoder.encodedPath(paths.path(line))) }
+            guard let path = encodedPaths[line] ?? nil else { continue }
+            switch sum {
+            case .int(let value): _ = encoder.appendLine(path: path, value: value, epochSeconds: second, into: &buffer)
             case .double(let value):
-                _ = encoder.appendLine(path: key.path, value: value, epochSeconds: key.second, into: &buffer)
-            case nil: break
+                _ = encoder.appendLine(path: path, value: value, epochSeconds: second, into: &buffer)
             }
         }
         return buffer
@@ -133,13 +163,54 @@ public struct MetricsReport {
     }
 }
 
-/// One Graphite line's identity: a second and a path (before sanitising).
-private struct GraphiteKey: Hashable, Comparable {
-    var second: Int64
-    var path: [String]
+/// The distinct Graphite paths (`system`, the point's path, the metric's name) of a batch of
+/// points, numbered as they first appear.
+private struct GraphitePaths {
+    private struct Source: Hashable {
+        var system: MetricSystem
+        var path: [String]
+    }
 
-    static func < (lhs: GraphiteKey, rhs: GraphiteKey) -> Bool {
-        if lhs.second != rhs.second { return lhs.second < rhs.second }
-        return lhs.path.lexicographicallyPrecedes(rhs.path) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    private var lines: [[String]] = []
+    private var lineByName: [[String: Int]] = []
+    private var sourceIndex: [Source: Int] = [:]
+    /// The last source looked up: points of one source come together and share their path array.
+    private var last: (source: Source, index: Int)?
+
+    var count: Int { lines.count }
+
+    func path(_ line: Int) -> [String] { lines[line] }
+
+    /// The number of the point's path, new or seen before.
+    mutating func line(of point: MetricPoint) -> Int {
+        let source: Int
+        if let last, last.source.system == point.system, last.source.path == point.path {
+            source = last.index
+        } else {
+            let key = Source(system: point.system, path: point.path)
+            if let known = sourceIndex[key] {
+                source = known
+            } else {
+                source = lineByName.count
+                sourceIndex[key] = source
+                lineByName.append([:])
+            }
+            last = (key, source)
+        }
+        if let line = lineByName[source][point.metric.name] { return line }
+        let line = lines.count
+        lines.append([point.system.rawValue] + point.path + [point.metric.name])
+        lineByName[source][point.metric.name] = line
+        return line
+    }
+
+    /// Each path's rank in the output order: node by node, in UTF-8 byte order.
+    func ranks() -> [Int] {
+        let sorted = lines.indices.sorted { lhs, rhs in
+            lines[lhs].lexicographicallyPrecedes(lines[rhs]) { $0.precedesInUTF8Order($1) }
+        }
+        var rank = Array(repeating: 0, count: lines.count)
+        for (position, line) in sorted.enumerated() { rank[line] = position }
+        return rank
     }
 }

@@ -1,0 +1,56 @@
+import EventModel
+import OpenAVT
+import Replay
+import ReportEncoding
+import Testing
+
+@Suite("metrics.influx and metrics.graphite")
+struct MetricsReportTests {
+    private func point(
+        _ source: String, _ name: String, _ value: Metric.Value, at milliseconds: Int64, path: [String]? = nil,
+        tags: [MetricTag]? = nil
+    ) -> MetricPoint {
+        MetricPoint(
+            system: .openavt, source: source, tags: tags ?? [MetricTag("instrument", source)], path: path ?? [source],
+            metric: Metric(name: name, kind: .gauge, value: value, timestamp: Timestamp(milliseconds: milliseconds)))
+    }
+
+    @Test func graphiteSumsEachSecondAndPathAndOrdersBySecondThenPathNodes() {
+        let points = [
+            point("b", "PlayTime", .int(5), at: 2_100),
+            point("a-b", "PlayTime", .int(1), at: 1_000),
+            point("a", "PlayTime", .int(2), at: 1_500),
+            point("b", "PlayTime", .int(5), at: 2_900),
+            point("a", "PlayTime", .double(0.5), at: 1_999),
+            point("a", "NumPlays", .int(1), at: 1_000),
+            point("b", "PlayTime", .int(1), at: 1_000),
+        ]
+        // Node by node, "a" comes before "a-b" (a prefix), although "a-b.x" < "a.x" in bytes.
+        #expect(
+            text(MetricsReport(prefix: "avt").graphite(points)) == """
+                avt.openavt.a.NumPlays 1 1
+                avt.openavt.a.PlayTime 2.5 1
+                avt.openavt.a-b.PlayTime 1 1
+                avt.openavt.b.PlayTime 1 1
+                avt.openavt.b.PlayTime 10 2
+
+                """)
+    }
+
+    @Test func influxEscapesEachSeriesOnceAndNumbersPointsInAMillisecond() {
+        let tags = [MetricTag("tracker", "0"), MetricTag("instrument", "ios 1")]
+        let points = [
+            point("ios 1", "NumPlays", .int(1), at: 1_000, tags: tags),
+            point("ios 1", "StartTime", .int(900), at: 1_000, tags: tags),
+            point("ios 1", "PlayTime", .int(10), at: 1_001, tags: [MetricTag("instrument", "ios,2")]),
+            point("ios 1", "Bad", .double(.nan), at: 1_002, tags: tags),
+        ]
+        #expect(
+            text(MetricsReport(prefix: "").influx(points)) == """
+                openavt,instrument=ios\\ 1,tracker=0 NumPlays=1i 1000000000
+                openavt,instrument=ios\\ 1,tracker=0 StartTime=900i 1000000001
+                openavt,instrument=ios\\,2 PlayTime=10i 1001000000
+
+                """)
+    }
+}
