@@ -34,7 +34,7 @@ public final class Instrument {
     /// `<instrument id>-<tracker id>` of each tracker, made once.
     private var senderIDs: [TrackerID: AttributeValue] = [:]
     private var nextTrackerID: TrackerID = 0
-    private var lastSeen: [AttributeKey: Timestamp] = [:]
+    private var clocks = TimeSinceClocks()
     var getters: [TrackerID: GetterTable] = [:]
 
     /// Creates an instrument with the given components.
@@ -145,14 +145,12 @@ public final class Instrument {
     @discardableResult
     public func emit(_ action: Action, trackerID: TrackerID, at timestamp: Timestamp) -> EmitOutcome {
         guard let tracker = trackers[trackerID] else { return .notProcessed }
-        var event = Event(action: action, timestamp: timestamp)
-        // Room for the time-since table, the getters and a hub's attributes, so that the
-        // dictionary is not regrown as the event goes down the chain.
-        event.attributes.reserveCapacity(lastSeen.count + (getters[trackerID]?.count ?? 0) + 24)
+        // Room for the getters and a hub's attributes, so that the dictionary is not regrown
+        // as the event goes down the chain.
+        var event = Event(
+            action: action, timestamp: timestamp, clocks: clocks.snapshot(at: timestamp),
+            capacity: (getters[trackerID]?.count ?? 0) + 24)
         event[.senderId] = senderIDs[trackerID]
-        for (attribute, since) in lastSeen {
-            event[attribute] = .int(timestamp.milliseconds(since: since))
-        }
         applyGetters(of: trackerID, to: &event)
 
         guard let trackerEvent = tracker.initEvent(consume event) else { return .droppedByTracker }
@@ -170,7 +168,7 @@ public final class Instrument {
             backend.send(metrics[index])
         }
         backend.send(hubEvent)
-        lastSeen[action.timeAttribute] = timestamp
+        clocks.restart(action.timeAttribute, at: timestamp)
         return .accepted(hubEvent, metrics: metrics)
     }
 }

@@ -20,6 +20,40 @@ struct InstrumentTests {
         #expect(ping?["timeSinceRenamed"] == nil)
     }
 
+    @Test func timeSinceAttributesBehaveAsStoredOnes() {
+        // The hub hides one time-since attribute and overwrites another; the snapshot an
+        // event keeps must not change when the instrument's clocks restart afterwards.
+        var harness = InstrumentHarness(hub: EditingHub())
+        harness.emit(.mediaRequest)
+        harness.advance(by: 100)
+        harness.emit(.streamLoad)
+        harness.advance(by: 50)
+        harness.emit(.start)
+        guard let start = harness.backend.takeLastEvent() else {
+            Issue.record("Start did not reach the backend")
+            return
+        }
+        #expect(start[Action.mediaRequest.timeAttribute] == nil)
+        #expect(start[Action.streamLoad.timeAttribute] == 7)
+        #expect(start.attributes[Action.mediaRequest.timeAttribute] == nil)
+        #expect(start.attributes[Action.streamLoad.timeAttribute] == 7)
+        harness.advance(by: 1_000)
+        harness.emit(.ping)
+        let ping = harness.backend.takeLastEvent()
+        // Later events see the instrument's clocks, not the hub's edits of an earlier event.
+        #expect(ping?[Action.mediaRequest.timeAttribute] == 1_150)
+        #expect(ping?[Action.streamLoad.timeAttribute] == 1_050)
+        #expect(ping?[Action.start.timeAttribute] == 1_000)
+        #expect(start[Action.start.timeAttribute] == nil)
+        var copy = start
+        copy[Action.streamLoad.timeAttribute] = nil
+        #expect(copy[Action.streamLoad.timeAttribute] == nil)
+        #expect(start[Action.streamLoad.timeAttribute] == 7)
+        #expect(copy != start)
+        copy[Action.streamLoad.timeAttribute] = 7
+        #expect(copy == start)
+    }
+
     @Test func actionsAreEqualByName() {
         #expect(Action(name: "Start", timeAttribute: "other") == .start)
         #expect(Action(name: "X").timeAttribute == "timeSinceX")
@@ -159,6 +193,17 @@ final class LifecycleTracker: Tracker {
     func initEvent(_ event: Event) -> Event? { event.action == dropped ? nil : event }
     func instrumentReady(_ instrument: Instrument) { log.calls.append("\(name) ready") }
     func endOfService() { log.calls.append(name == "tracker" ? "endOfService" : "\(name) end") }
+}
+
+/// A hub that, on `Start`, removes `timeSinceMediaRequest` and sets `timeSinceStreamLoad` to 7.
+final class EditingHub: Hub {
+    func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+        guard event.action == .start else { return event }
+        var event = event
+        event[Action.mediaRequest.timeAttribute] = nil
+        event[Action.streamLoad.timeAttribute] = 7
+        return event
+    }
 }
 
 final class LifecycleHub: Hub {
