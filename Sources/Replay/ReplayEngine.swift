@@ -119,7 +119,25 @@ private struct PendingSession {
 
     /// The records in replay order: by time, ties by position.
     var ordered: [(record: Record, position: SourcePosition)] {
-        records.sorted { ($0.record.timestamp, $0.position) < ($1.record.timestamp, $1.position) }
+        replayOrder.map { records[$0] }
+    }
+
+    /// The records alone, in replay order.
+    var orderedRecords: [Record] {
+        replayOrder.map { records[$0].record }
+    }
+
+    /// The indices of `records` in replay order. Most sessions arrive in that order already;
+    /// the others are sorted by index, so that records are copied once.
+    private var replayOrder: [Int] {
+        func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
+            (records[lhs].record.timestamp, records[lhs].position)
+                < (records[rhs].record.timestamp, records[rhs].position)
+        }
+        if records.indices.dropFirst().allSatisfy({ !precedes($0, $0 - 1) }) {
+            return Array(records.indices)
+        }
+        return records.indices.sorted(by: precedes)
     }
 }
 
@@ -152,7 +170,7 @@ public struct ClosedSession: Sendable {
     ) {
         self.key = key
         self.closing = closing
-        self.records = session.ordered.map(\.record)
+        self.records = session.orderedRecords
         self.options = options
     }
 
