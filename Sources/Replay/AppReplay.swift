@@ -85,7 +85,7 @@ struct AppReplay {
                 MetricPoint(
                     system: .vp, source: event.app, tags: [MetricTag("app", event.app), MetricTag("name", event.name)],
                     path: [event.app, event.name], stringFields: [MetricTag("session_id", event.sessionID)],
-                    metric: metric))
+                    metric: metric, rowIndex: sessions.row(of: event.sessionID)))
         }
     }
 
