@@ -101,10 +101,10 @@ public struct KPISummary: Sendable {
     /// progress from its first record to its last, both included (a playback that ends when
     /// another starts overlaps it). Playbacks that started in an earlier bucket count too.
     private func peakConcurrency(
-        of playbackSpans: [(first: Int64, last: Int64)], in bucketStarts: [Int64]
+        of spans: [(first: Int64, last: Int64)], in bucketStarts: [Int64]
     ) -> (perBucket: [Int64: Int64], overall: Int64) {
         // Starts before ends at the same time.
-        let changes = playbackSpans.flatMap { [($0.first, Int64(1)), ($0.last, Int64(-1))] }
+        let changes = spans.flatMap { [($0.first, Int64(1)), ($0.last, Int64(-1))] }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }
         var perBucket: [Int64: Int64] = [:]
         var overall: Int64 = 0
