@@ -88,7 +88,8 @@ struct AppReplay {
             metric.timestamp = event.timestamp
             points.append(
                 MetricPoint(
-                    system: .vp, source: event.app, tags: tags, path: path, stringFields: stringFields, metric: metric))
+                    system: .vp, source: event.app, tags: tags, path: path, stringFields: stringFields, metric: metric,
+                    rowIndex: sessions.row(of: event.sessionID)))
         }
     }
 

@@ -22,7 +22,7 @@ struct InstrumentReplay {
             id: id, hub: options.hub.makeHub(idGenerator: SequentialIDGenerator(scope: scope)),
             metricalc: MetricalcCore(), backend: SilentBackend())
         instrument.keepsRejectedEvents = options.includeTrace && options.includeRejected
-        playbacks = PlaybackRecorder(instrument: id)
+        playbacks = PlaybackRecorder(instrument: id, groupAttributes: options.groupBy.playbackAttributes)
         trackerTags = (0...max(0, maxTracker)).map { [MetricTag("instrument", id), MetricTag("tracker", String($0))] }
         path = [id]
         for _ in 0...max(0, maxTracker) {
@@ -39,14 +39,14 @@ struct InstrumentReplay {
         let outcome = instrument.emit(action(named: record.action), trackerID: record.tracker, at: record.timestamp)
         switch outcome {
         case .accepted(let event, let metrics):
-            playbacks.record(event, from: record.tracker, metrics: metrics)
+            let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             let playbackID = event[.playbackId]?.string
             for metric in metrics {
                 points.append(
                     MetricPoint(
                         system: .openavt, source: instrument.id, tags: trackerTags[record.tracker],
                         path: path, stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [],
-                        metric: metric))
+                        metric: metric, rowIndex: row))
             }
             if options.includeTrace {
                 trace.append(

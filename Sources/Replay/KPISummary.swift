@@ -5,51 +5,106 @@ import Histogram
 ///
 /// A playback belongs to the bucket of its `first_ts`, a value-proposition session to the
 /// bucket of its `opened_ts`; buckets start at multiples of their length since the epoch (UTC).
-/// Startup-time percentiles come from an HdrHistogram per bucket (two significant digits:
-/// a percentile is within 1% of the exact value), which buckets and shards can add up.
+/// With `--group-by` (``GroupBy``), each bucket has a row per group of dimension values, and
+/// each group an `all` row; memory grows with the (bucket, group) pairs that have a row, not
+/// with the playbacks. Startup-time percentiles come from an HdrHistogram per row (two
+/// significant digits: a percentile is within 1% of the exact value), which buckets and
+/// shards can add up.
 public struct KPISummary: Sendable {
     /// The bucket length, in milliseconds.
     public let bucket: Int64
-    private var buckets: [Int64: KPIs] = [:]
-    private var total = KPIs()
-    /// Every playback's first and last record time, for the peak of concurrent playbacks.
-    private var playbackSpans: [(first: Int64, last: Int64)] = []
+    /// The dimensions rows are split by.
+    public let groupBy: GroupBy
+    private var buckets: [BucketKey: KPIs] = [:]
+    /// The dimension values of each group, by group index, and the index of each.
+    private var groups: [[String]] = []
+    private var groupIndex: [[String]: Int] = [:]
+    /// The `all` row of each group, by group index.
+    private var totals: [KPIs] = []
+    /// Every playback's first and last record time, by group index, for the peak of concurrent playbacks.
+    private var playbackSpans: [[(first: Int64, last: Int64)]] = []
 
-    public init(bucket: Int64) {
+    /// One bucket of one group.
+    private struct BucketKey: Hashable {
+        var start: Int64
+        var group: Int
+    }
+
+    /// A summary with buckets of `bucket` milliseconds, split by `groupBy`.
+    public init(bucket: Int64, groupBy: GroupBy = .none) {
         self.bucket = bucket
+        self.groupBy = groupBy
+        // Without dimensions there is always an `all` row, even for an empty input.
+        if groupBy.keys.isEmpty { _ = group(of: []) }
     }
 
     /// Counts what a closed session produced.
     public mutating func add(_ report: SessionReport) {
         for playback in report.playbacks {
-            let start = bucketStart(playback.firstTimestamp)
-            buckets[start, default: KPIs()].add(playback)
-            total.add(playback)
-            playbackSpans.append((playback.firstTimestamp.milliseconds, playback.lastTimestamp.milliseconds))
+            let group = group(of: groupBy.values(of: playback))
+            buckets[BucketKey(start: bucketStart(playback.firstTimestamp), group: group), default: KPIs()]
+                .add(playback)
+            totals[group].add(playback)
+            playbackSpans[group].append((playback.firstTimestamp.milliseconds, playback.lastTimestamp.milliseconds))
         }
         for session in report.vpSessions {
-            let start = bucketStart(session.openedTimestamp)
-            buckets[start, default: KPIs()].add(session)
-            total.add(session)
+            let group = group(of: groupBy.values(of: session))
+            buckets[BucketKey(start: bucketStart(session.openedTimestamp), group: group), default: KPIs()]
+                .add(session)
+            totals[group].add(session)
         }
     }
 
-    /// The rows: one per bucket with anything in it, in time order, then `all`, each with the
-    /// peak of concurrent playbacks in it.
-    public var rows: [(bucket: Timestamp?, kpis: KPIs, peakConcurrent: Int64)] {
-        let starts = buckets.keys.sorted()
-        let peaks = peakConcurrency(in: starts)
-        return starts.compactMap { start in
-            buckets[start].map { (Timestamp(milliseconds: start), $0, peaks.perBucket[start] ?? 0) }
-        } + [(nil, total, peaks.overall)]
+    /// One row of `summary.csv`.
+    public struct Row: Sendable {
+        /// The bucket's start; `nil` for the `all` row.
+        public var bucket: Timestamp?
+        /// The dimension values, one per ``GroupBy/keys``.
+        public var group: [String]
+        public var kpis: KPIs
+        /// The most playbacks of the group in progress at one instant of the bucket.
+        public var peakConcurrent: Int64
+    }
+
+    /// The rows: one per bucket and group with anything in it, by bucket start and then group
+    /// values (byte-wise), then the `all` row of each group, by group values.
+    public var rows: [Row] {
+        let order = groups.indices.sorted { GroupBy.precedes(groups[$0], groups[$1]) }
+        var rank = [Int](repeating: 0, count: groups.count)
+        for (position, group) in order.enumerated() { rank[group] = position }
+        let keys = buckets.keys.sorted { ($0.start, rank[$0.group]) < ($1.start, rank[$1.group]) }
+        var startsByGroup = [[Int64]](repeating: [], count: groups.count)
+        for key in keys { startsByGroup[key.group].append(key.start) }
+        let peaks = groups.indices.map { peakConcurrency(of: playbackSpans[$0], in: startsByGroup[$0]) }
+        let bucketRows = keys.compactMap { key in
+            buckets[key].map {
+                Row(
+                    bucket: Timestamp(milliseconds: key.start), group: groups[key.group], kpis: $0,
+                    peakConcurrent: peaks[key.group].perBucket[key.start] ?? 0)
+            }
+        }
+        return bucketRows
+            + order.map { Row(bucket: nil, group: groups[$0], kpis: totals[$0], peakConcurrent: peaks[$0].overall) }
+    }
+
+    /// The index of the group with these values, added when new.
+    private mutating func group(of values: [String]) -> Int {
+        if let known = groupIndex[values] { return known }
+        groupIndex[values] = groups.count
+        groups.append(values)
+        totals.append(KPIs())
+        playbackSpans.append([])
+        return groups.count - 1
     }
 
     /// The most playbacks in progress at one instant, per bucket and overall: a playback is in
     /// progress from its first record to its last, both included (a playback that ends when
     /// another starts overlaps it). Playbacks that started in an earlier bucket count too.
-    private func peakConcurrency(in bucketStarts: [Int64]) -> (perBucket: [Int64: Int64], overall: Int64) {
+    private func peakConcurrency(
+        of spans: [(first: Int64, last: Int64)], in bucketStarts: [Int64]
+    ) -> (perBucket: [Int64: Int64], overall: Int64) {
         // Starts before ends at the same time.
-        let changes = playbackSpans.flatMap { [($0.first, Int64(1)), ($0.last, Int64(-1))] }
+        let changes = spans.flatMap { [($0.first, Int64(1)), ($0.last, Int64(-1))] }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 > $1.1 }
         var perBucket: [Int64: Int64] = [:]
         var overall: Int64 = 0
@@ -102,12 +157,19 @@ public struct KPIs: Sendable {
     public private(set) var qualityChanges: Int64 = 0
     public private(set) var vpSessions: Int64 = 0
     public private(set) var vpCompleted: Int64 = 0
-    private var startup = Histogram<UInt32>(
-        lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .two)
+    /// Play time with a known bitrate, and the sum of bitrate × play time over it (bit-milliseconds).
+    public private(set) var bitrateTime: Int64 = 0
+    public private(set) var bitMilliseconds: Int128 = 0
+    /// Play time above and below each playback's initial bitrate.
+    public private(set) var upscaleTime: Int64 = 0
+    public private(set) var downscaleTime: Int64 = 0
+    /// Errors before or within a second of their playback's start, and later ones.
+    public private(set) var initialErrors: Int64 = 0
+    public private(set) var midstreamErrors: Int64 = 0
+    /// The start times' sketch, made at the first start time (about 7 KB).
+    private var startup: Histogram<UInt32>?
 
-    public init() {
-        startup.autoResize = true
-    }
+    public init() {}
 
     mutating func add(_ playback: PlaybackSummary) {
         views += 1
@@ -120,8 +182,20 @@ public struct KPIs: Sendable {
         if playback.didStart, let startTime = playback.startTime {
             startupCount += 1
             startupSum += startTime
-            _ = startup.record(UInt64(max(0, startTime)))
+            if startup == nil {
+                var sketch = Histogram<UInt32>(
+                    lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .two)
+                sketch.autoResize = true
+                startup = sketch
+            }
+            _ = startup?.record(UInt64(max(0, startTime)))
         }
+        bitrateTime &+= playback.bitrateTime
+        bitMilliseconds &+= playback.bitMilliseconds
+        upscaleTime &+= playback.upscaleTime
+        downscaleTime &+= playback.downscaleTime
+        initialErrors += playback.initialErrors
+        midstreamErrors += playback.midstreamErrors
         watchTime += playback.playTime + playback.rebufferTime
         rebuffers += playback.rebuffers
         rebufferTime += playback.rebufferTime
@@ -134,6 +208,6 @@ public struct KPIs: Sendable {
 
     /// A startup-time percentile, or `nil` without start times.
     public func startupPercentile(_ percentile: Double) -> Int64? {
-        startupCount > 0 ? Int64(startup.valueAtPercentile(percentile)) : nil
+        startup.map { Int64($0.valueAtPercentile(percentile)) }
     }
 }

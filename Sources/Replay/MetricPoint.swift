@@ -40,10 +40,14 @@ public struct MetricPoint: Hashable, Sendable {
     public var stringFields: [MetricTag]
     /// The metric, stamped with its time.
     public var metric: Metric
+    /// The row of the session's report the metric belongs to, among the rows of its system
+    /// (``SessionReport/playbacks``, ``SessionReport/vpSessions`` or
+    /// ``SessionReport/marconiItems``); `nil` for none (an event without a `playbackId`).
+    public var rowIndex: Int?
 
     public init(
         system: MetricSystem, source: String, tags: [MetricTag], path: [String], stringFields: [MetricTag] = [],
-        metric: Metric
+        metric: Metric, rowIndex: Int? = nil
     ) {
         self.system = system
         self.source = source
@@ -51,5 +55,6 @@ public struct MetricPoint: Hashable, Sendable {
         self.path = path
         self.stringFields = stringFields
         self.metric = metric
+        self.rowIndex = rowIndex
     }
 }

@@ -4,12 +4,25 @@ import OpenAVT
 /// Builds the ``PlaybackSummary`` rows of one instrument from its accepted events, in replay order.
 struct PlaybackRecorder {
     private let instrument: String
+    /// The attributes whose first value each row keeps (`--group-by`).
+    private let groupAttributes: [AttributeKey]
     private var rows: [PlaybackSummary] = []
+    /// What each row's next events are measured against, by row.
+    private var progress: [Progress] = []
     private var rowIndex: [String: Int] = [:]
     private var previous = HubCounters()
 
-    init(instrument: String) {
+    init(instrument: String, groupAttributes: [AttributeKey] = []) {
         self.instrument = instrument
+        self.groupAttributes = groupAttributes
+    }
+
+    /// Where a playback stands: its current bitrate and when it started.
+    fileprivate struct Progress {
+        /// The latest `bitrate` of its non-ad events, `nil` while unknown (none yet, or not positive).
+        var bitrate: Int64?
+        /// The time of its accepted `Start`.
+        var started: Timestamp?
     }
 
     /// The hub's running counters as an event carries them; a missing one keeps its last value.
@@ -31,10 +44,12 @@ struct PlaybackRecorder {
         }
     }
 
-    mutating func record(_ event: Event, from tracker: TrackerID, metrics: [Metric]) {
+    /// Adds an accepted event and its metrics to the row of its `playbackId`, and returns that
+    /// row's index; `nil` for an event without a `playbackId`.
+    mutating func record(_ event: Event, from tracker: TrackerID, metrics: [Metric]) -> Int? {
         let counters = previous.updated(by: event)
         defer { previous = counters }
-        guard let playbackID = event[.playbackId]?.string else { return }
+        guard let playbackID = event[.playbackId]?.string else { return nil }
         let index: Int
         if let known = rowIndex[playbackID] {
             index = known
@@ -45,8 +60,16 @@ struct PlaybackRecorder {
                 PlaybackSummary(
                     instrument: instrument, tracker: tracker, playbackID: playbackID,
                     firstTimestamp: event.timestamp))
+            progress.append(Progress())
         }
         rows[index].add(event, metrics: metrics, counterIncrease: counters.minus(previous))
+        rows[index].addQuality(of: event, metrics: metrics, progress: &progress[index])
+        if !event.action.isAdAction {
+            for key in groupAttributes where rows[index].groupAttributes[key] == nil {
+                rows[index].groupAttributes[key] = event[key]
+            }
+        }
+        return index
     }
 
     /// The rows, in the order their playbacks began.
@@ -93,5 +116,49 @@ extension PlaybackSummary {
             default: break
             }
         }
+    }
+}
+
+extension PlaybackSummary {
+    /// Weighs the event's play time with the bitrate that was current before it, then takes the
+    /// event's own bitrate; counts an `Error` as initial or mid-stream.
+    fileprivate mutating func addQuality(
+        of event: Event, metrics: [Metric], progress: inout PlaybackRecorder.Progress
+    ) {
+        if let bitrate = progress.bitrate, let initialBitrate {
+            for metric in metrics where metric.name == "PlayTime" {
+                guard case .int(let playTime) = metric.value, playTime > 0 else { continue }
+                bitrateTime &+= playTime
+                bitMilliseconds &+= Int128(bitrate) &* Int128(playTime)
+                if bitrate > initialBitrate { upscaleTime &+= playTime }
+                if bitrate < initialBitrate { downscaleTime &+= playTime }
+            }
+        }
+        if !event.action.isAdAction, let value = event[.bitrate] {
+            progress.bitrate = Self.knownBitrate(value)
+            if initialBitrate == nil { initialBitrate = progress.bitrate }
+        }
+        switch event.action {
+        case .start:
+            if progress.started == nil { progress.started = event.timestamp }
+        case .error:
+            if let started = progress.started,
+                event.timestamp.milliseconds(since: started) > Self.initialErrorWindow
+            {
+                midstreamErrors += 1
+            } else {
+                initialErrors += 1
+            }
+        default:
+            break
+        }
+    }
+
+    /// A `bitrate` value in whole bits per second; `nil` (unknown) unless it is a positive number.
+    private static func knownBitrate(_ value: AttributeValue) -> Int64? {
+        guard let number = value.double, number.isFinite, number >= 0.5,
+            let bitrate = Int64(exactly: number.rounded())
+        else { return nil }
+        return bitrate
     }
 }

@@ -47,6 +47,26 @@ public struct PlaybackSummary: Hashable, Sendable {
     public var hasContentEvents = false
     /// Whether the playback had not ended when its instrument's session timed out.
     public var timedOut = false
+    /// The first known bitrate (a positive `bitrate`) on the playback's non-ad events, in bits per second.
+    public var initialBitrate: Int64?
+    /// Play time (the `PlayTime` metrics) while the bitrate was known: the denominator of the average bitrate.
+    public var bitrateTime: Int64 = 0
+    /// The sum, over the same `PlayTime` metrics, of the bitrate times the play time, in bit-milliseconds.
+    public var bitMilliseconds: Int128 = 0
+    /// Play time at a bitrate above ``initialBitrate``.
+    public var upscaleTime: Int64 = 0
+    /// Play time at a bitrate below ``initialBitrate``.
+    public var downscaleTime: Int64 = 0
+    /// Accepted `Error`s before the playback's `Start`, or at most ``initialErrorWindow`` after it.
+    public var initialErrors: Int64 = 0
+    /// Accepted `Error`s more than ``initialErrorWindow`` after the playback's `Start`.
+    public var midstreamErrors: Int64 = 0
+    /// The first value of each `--group-by` attribute on the playback's non-ad events.
+    public var groupAttributes: [AttributeKey: AttributeValue] = [:]
+
+    /// How long after `Start` an error still counts as initial, in milliseconds: OpenAVT's
+    /// "common threshold" of one second (OpenAVT-Docs, section 5.9).
+    public static let initialErrorWindow: Int64 = 1_000
 
     /// Creates an empty summary.
     public init(instrument: String, tracker: TrackerID, playbackID: String, firstTimestamp: Timestamp) {

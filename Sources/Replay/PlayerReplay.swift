@@ -28,7 +28,7 @@ struct PlayerReplay {
     mutating func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
         let items = replay.finish()
         var points: [MetricPoint] = []
-        for item in items {
+        for (index, item) in items.enumerated() {
             var tags = [MetricTag("player", item.player)]
             if let station = item.station { tags.append(MetricTag("station", station)) }
             if let kind = item.kind { tags.append(MetricTag("kind", kind)) }
@@ -44,7 +44,8 @@ struct PlayerReplay {
                     MetricPoint(
                         system: .marconi, source: item.player, tags: tags,
                         path: [item.station ?? "unknown", item.kind ?? "unknown", item.player],
-                        stringFields: item.title.map { [MetricTag("title", $0)] } ?? [], metric: metric))
+                        stringFields: item.title.map { [MetricTag("title", $0)] } ?? [], metric: metric,
+                        rowIndex: index))
             }
         }
         return (items, points)

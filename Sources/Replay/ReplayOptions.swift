@@ -12,19 +12,23 @@ public struct ReplayOptions: Sendable {
     public var middlewares: MiddlewareChains
     /// Milliseconds of log time without a record after which a session closes.
     public var sessionTimeout: Int64
+    /// The dimensions of `--group-by`: playbacks keep the first value of the attributes it names.
+    public var groupBy: GroupBy
 
     /// The default session timeout: 30 minutes, as analytics tools close a view.
     public static let defaultSessionTimeout: Int64 = 30 * 60 * 1000
 
     public init(
         hub: HubKind = .ads, includeTrace: Bool = false, includeRejected: Bool = false,
-        middlewares: MiddlewareChains = MiddlewareChains(), sessionTimeout: Int64 = ReplayOptions.defaultSessionTimeout
+        middlewares: MiddlewareChains = MiddlewareChains(), sessionTimeout: Int64 = ReplayOptions.defaultSessionTimeout,
+        groupBy: GroupBy = .none
     ) {
         self.hub = hub
         self.includeTrace = includeTrace
         self.includeRejected = includeRejected
         self.middlewares = middlewares
         self.sessionTimeout = sessionTimeout
+        self.groupBy = groupBy
     }
 }
 

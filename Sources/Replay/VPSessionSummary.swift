@@ -102,6 +102,11 @@ struct VPSessionRecorder {
         }
     }
 
+    /// The index of a session's row.
+    func row(of sessionID: String) -> Int? {
+        index[sessionID]
+    }
+
     /// The rows, with the sessions still open counted up to the app's last record.
     func finish(lastRecord: Timestamp) -> [VPSessionSummary] {
         var finished = rows

@@ -3,20 +3,27 @@ import Replay
 /// `aggregates.csv`: every metric's count, sum, minimum, maximum and sum of squares per time
 /// bucket, system and name (``MetricAggregates``), with mean and standard deviation.
 ///
-/// `bucket` is the bucket's start in RFC 3339 (UTC); numbers other than `count` have two decimals.
+/// `bucket` is the bucket's start in RFC 3339 (UTC), followed by a column per `--group-by`
+/// key; numbers other than `count` have two decimals.
 public enum AggregatesReport {
     /// The header, in column order.
     public static let columns = [
         "bucket", "system", "metric", "count", "sum", "min", "max", "sum_squares", "mean", "stddev",
     ]
 
+    /// The header of aggregates split by `groupBy`: `bucket`, a column per key, then the rest.
+    public static func header(for groupBy: GroupBy) -> [String] {
+        [columns[0]] + groupBy.keys.map { GroupBy.columnName($0, reserved: columns) } + columns.dropFirst()
+    }
+
     /// The whole file.
     public static func encode(_ aggregates: MetricAggregates) -> [UInt8] {
         var buffer: [UInt8] = []
         var csv = CSVEncoder()
-        csv.appendHeader(columns, into: &buffer)
+        csv.appendHeader(header(for: aggregates.groupBy), into: &buffer)
         for (key, aggregate) in aggregates.rows {
             csv.appendString(SummaryReport.rfc3339(key.bucket), into: &buffer)
+            for value in key.group { csv.appendString(value, into: &buffer) }
             csv.appendString(key.system.rawValue, into: &buffer)
             csv.appendString(key.name, into: &buffer)
             csv.appendInt(aggregate.count, into: &buffer)

@@ -113,7 +113,9 @@ public struct CSVEncoder: Sendable {
         rowHasCell = false
     }
 
-    private mutating func appendRatio(numerator: Int128, denominator: Int128, into buffer: inout [UInt8]) {
+    /// Appends `numerator / denominator` with exactly two decimals, rounded half away from
+    /// zero in exact integer arithmetic; an empty cell when `denominator` is zero.
+    public mutating func appendRatio(numerator: Int128, denominator: Int128, into buffer: inout [UInt8]) {
         beginCell(into: &buffer)
         _ = DecimalFormatting.appendFixed2(numerator: numerator, denominator: denominator, into: &buffer)
     }

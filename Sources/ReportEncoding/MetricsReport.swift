@@ -105,30 +105,44 @@ public struct MetricsReport {
     }
 
     /// The aggregates (`--aggregate`) as InfluxDB points, at their bucket's start: measurement
-    /// `<measurement>_aggregates`, tag `metric`, fields `count` (integer), `sum`, `min`, `max`,
-    /// `sum_squares`, `mean` and `stddev`.
+    /// `<measurement>_aggregates`, tag `metric` and a tag per `--group-by` key (named as in
+    /// ``GroupBy/columnName(_:reserved:)``; an empty value is left out), fields `count`
+    /// (integer), `sum`, `min`, `max`, `sum_squares`, `mean` and `stddev`.
     public func influx(_ aggregates: MetricAggregates) -> [UInt8] {
         var encoder = InfluxLineEncoder()
         var buffer: [UInt8] = []
+        let tagKeys = aggregates.groupBy.keys.map { GroupBy.columnName($0, reserved: ["metric"]) }
         for (key, aggregate) in aggregates.rows {
             let system = prefix.isEmpty ? key.system.rawValue : prefix + "_" + key.system.rawValue
             var fields: [(String, InfluxFieldValue)] = [("count", .int(aggregate.count))]
             fields += Self.aggregateValues(aggregate).map { ($0.name, .double($0.value)) }
             _ = encoder.appendPoint(
-                measurement: system + "_aggregates", tags: [("metric", key.name)], fields: fields,
-                timestamp: key.bucket.milliseconds &* 1_000_000, into: &buffer)
+                measurement: system + "_aggregates", tags: [("metric", key.name)] + Array(zip(tagKeys, key.group)),
+                fields: fields, timestamp: key.bucket.milliseconds &* 1_000_000, into: &buffer)
         }
         return buffer
     }
 
     /// The aggregates (`--aggregate`) as Graphite lines, at their bucket's start:
-    /// `<prefix>.<system>.aggregates.<MetricName>.<count|sum|min|max|sum_squares|mean|stddev>`.
+    /// `<prefix>.<system>.aggregates.<group values...>.<MetricName>.<count|sum|min|max|sum_squares|mean|stddev>`,
+    /// with a node per `--group-by` value (`unknown` for an empty one). Rows whose paths are the
+    /// same once sanitised (`a b` and `a_b`) are merged into one set of lines, since carbon
+    /// would keep only the last.
     public func graphite(_ aggregates: MetricAggregates) -> [UInt8] {
+        var merged: [GraphiteAggregateKey: MetricAggregates.Aggregate] = [:]
+        var order: [GraphiteAggregateKey] = []
+        for (key, aggregate) in aggregates.rows {
+            let path = [key.system.rawValue, "aggregates"] + key.group.map { $0.isEmpty ? "unknown" : $0 } + [key.name]
+            let lineKey = GraphiteAggregateKey(
+                seconds: key.bucket.epochSeconds, path: path.map(GraphiteEncoder.sanitizedNode))
+            if merged[lineKey] == nil { order.append(lineKey) }
+            merged[lineKey, default: MetricAggregates.Aggregate()].merge(aggregate)
+        }
         var encoder = GraphiteEncoder(prefix: GraphiteEncoder.nodes(fromDotted: prefix))
         var buffer: [UInt8] = []
-        for (key, aggregate) in aggregates.rows {
-            let path = [key.system.rawValue, "aggregates", key.name]
-            let seconds = key.bucket.epochSeconds
+        for lineKey in order {
+            guard let aggregate = merged[lineKey] else { continue }
+            let (path, seconds) = (lineKey.path, lineKey.seconds)
             _ = encoder.appendLine(path: path + ["count"], value: aggregate.count, epochSeconds: seconds, into: &buffer)
             for (name, value) in Self.aggregateValues(aggregate) {
                 _ = encoder.appendLine(path: path + [name], value: value, epochSeconds: seconds, into: &buffer)
@@ -213,4 +227,10 @@ private struct GraphitePaths {
         for (position, line) in sorted.enumerated() { rank[line] = position }
         return rank
     }
+}
+
+/// The lines of one aggregate row in Graphite: a bucket's start and a sanitised path.
+private struct GraphiteAggregateKey: Hashable {
+    var seconds: Int64
+    var path: [String]
 }

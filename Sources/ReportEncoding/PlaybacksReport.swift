@@ -8,7 +8,8 @@ public enum PlaybacksReport: CSVReport {
         "instrument", "tracker", "playback_id", "stream_id", "first_ts", "last_ts", "title", "source",
         "start_time_ms", "play_time_ms", "pause_time_ms", "seek_time_ms", "buffer_time_ms", "rebuffers",
         "rebuffer_time_ms", "errors", "ads", "quality_changes", "end_action", "exit_before_start", "started",
-        "start_failure", "timed_out",
+        "start_failure", "timed_out", "avg_bitrate_bps", "initial_bitrate_bps", "bitrate_time_ms", "upscale_time_ms",
+        "downscale_time_ms", "initial_errors", "midstream_errors",
     ]
 
     public static func appendCells(of row: PlaybackSummary, to csv: inout CSVEncoder, into buffer: inout [UInt8]) {
@@ -35,5 +36,12 @@ public enum PlaybacksReport: CSVReport {
         csv.appendBool(row.didStart, into: &buffer)
         csv.appendBool(row.isStartFailure, into: &buffer)
         csv.appendBool(row.timedOut, into: &buffer)
+        csv.appendRatio(numerator: row.bitMilliseconds, denominator: Int128(row.bitrateTime), into: &buffer)
+        csv.appendInt(row.initialBitrate, into: &buffer)
+        csv.appendInt(row.bitrateTime, into: &buffer)
+        csv.appendInt(row.upscaleTime, into: &buffer)
+        csv.appendInt(row.downscaleTime, into: &buffer)
+        csv.appendInt(row.initialErrors, into: &buffer)
+        csv.appendInt(row.midstreamErrors, into: &buffer)
     }
 }

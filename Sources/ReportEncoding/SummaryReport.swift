@@ -3,24 +3,33 @@ import Replay
 
 /// `summary.csv`: the KPIs per time bucket, then a row `all` (``KPISummary``).
 ///
-/// `bucket` is the bucket's start in RFC 3339 (UTC). Means and percentages have two
-/// decimals; a value that is undefined (no plays, no watch time, no sessions) is an empty cell.
+/// `bucket` is the bucket's start in RFC 3339 (UTC), followed by a column per `--group-by`
+/// key. Means and percentages have two decimals; a value that is undefined (no plays, no
+/// watch time, no sessions) is an empty cell.
 public enum SummaryReport {
     /// The header, in column order.
     public static let columns = [
         "bucket", "views", "plays", "exits_before_start", "start_failures", "startup_ms_mean", "startup_ms_p50",
         "startup_ms_p95", "watch_ms", "rebuffers", "rebuffer_ms", "rebuffer_pct", "rebuffers_per_min",
         "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct", "startup_ms_p90", "startup_ms_p99",
-        "ended_without_errors", "quality_changes", "concurrent_peak",
+        "ended_without_errors", "quality_changes", "concurrent_peak", "avg_bitrate_bps", "bitrate_ms", "upscale_ms",
+        "downscale_ms", "upscale_pct", "downscale_pct", "initial_errors", "midstream_errors", "initial_error_pct",
     ]
+
+    /// The header of a summary split by `groupBy`: `bucket`, a column per key, then the KPIs.
+    public static func header(for groupBy: GroupBy) -> [String] {
+        [columns[0]] + groupBy.keys.map { GroupBy.columnName($0, reserved: columns) } + columns.dropFirst()
+    }
 
     /// The whole file.
     public static func encode(_ summary: KPISummary) -> [UInt8] {
         var buffer: [UInt8] = []
         var csv = CSVEncoder()
-        csv.appendHeader(columns, into: &buffer)
-        for (bucket, kpis, peakConcurrent) in summary.rows {
-            csv.appendString(bucket.map(rfc3339) ?? "all", into: &buffer)
+        csv.appendHeader(header(for: summary.groupBy), into: &buffer)
+        for row in summary.rows {
+            let kpis = row.kpis
+            csv.appendString(row.bucket.map(rfc3339) ?? "all", into: &buffer)
+            for value in row.group { csv.appendString(value, into: &buffer) }
             csv.appendInt(kpis.views, into: &buffer)
             csv.appendInt(kpis.plays, into: &buffer)
             csv.appendInt(kpis.exitsBeforeStart, into: &buffer)
@@ -41,7 +50,16 @@ public enum SummaryReport {
             csv.appendInt(kpis.startupPercentile(99), into: &buffer)
             csv.appendInt(kpis.endedWithoutErrors, into: &buffer)
             csv.appendInt(kpis.qualityChanges, into: &buffer)
-            csv.appendInt(peakConcurrent, into: &buffer)
+            csv.appendInt(row.peakConcurrent, into: &buffer)
+            csv.appendRatio(numerator: kpis.bitMilliseconds, denominator: Int128(kpis.bitrateTime), into: &buffer)
+            csv.appendInt(kpis.bitrateTime, into: &buffer)
+            csv.appendInt(kpis.upscaleTime, into: &buffer)
+            csv.appendInt(kpis.downscaleTime, into: &buffer)
+            csv.appendPercentage(kpis.upscaleTime, of: kpis.bitrateTime, into: &buffer)
+            csv.appendPercentage(kpis.downscaleTime, of: kpis.bitrateTime, into: &buffer)
+            csv.appendInt(kpis.initialErrors, into: &buffer)
+            csv.appendInt(kpis.midstreamErrors, into: &buffer)
+            csv.appendPercentage(kpis.initialErrors, of: kpis.initialErrors + kpis.midstreamErrors, into: &buffer)
             csv.endRow(into: &buffer)
         }
         return buffer

@@ -11,8 +11,8 @@ struct AvtReplayCommand: ParsableCommand {
         discussion: """
             Reads gzipped or plain JSON Lines event logs (- for standard input), replays each \
             instrument's records in time order through the OpenAVT hub and metricalc, and writes \
-            playbacks.csv, vp_sessions.csv, marconi_items.csv, metrics.influx, metrics.graphite and \
-            rejects.jsonl (and events.jsonl with --trace) into the output folder, each file whole or not at all. The same logs, \
+            playbacks.csv, vp_sessions.csv, marconi_items.csv, summary.csv, aggregates.csv, metrics.influx, \
+            metrics.graphite and rejects.jsonl (and events.jsonl with --trace) into the output folder, each file whole or not at all. The same logs, \
             in any order, always give the same bytes.
 
             Exit status: 0 when every line was replayed, 1 when some input was skipped (see \
@@ -25,6 +25,7 @@ struct AvtReplayCommand: ParsableCommand {
               avt-replay --out /var/reports/2025-11-20 --state /var/lib/avt/open.state --quiet logs/20251120*.jsonl.gz
               avt-replay --trace --trace-rejected --out expected/ recorded/*.jsonl.gz
               zcat today.jsonl.gz | avt-replay --hub core -
+              avt-replay --bucket 1d --group-by title,source_host --aggregate logs/*.jsonl.gz
               avt-replay --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen logs/*.gz
               avt-replay --influx http://127.0.0.1:8086/write?db=telemetry --graphite 127.0.0.1:2003 logs/*.gz
               avt-replay flush --spool reports/spool --influx http://127.0.0.1:8086/write?db=telemetry

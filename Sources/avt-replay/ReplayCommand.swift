@@ -80,6 +80,13 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .long, help: "Also write the aggregates of aggregates.csv to metrics.influx and metrics.graphite.")
     var aggregate = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Split summary.csv and aggregates.csv (and the --aggregate points) by these dimensions: attribute names or system, instrument, source_host, app, name, player; repeatable, e.g. --group-by title,source_host.",
+            valueName: "key[,key...]"))
+    var groupBy: [GroupByArgument] = []
+
     @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
     var finish = false
 
@@ -111,6 +118,10 @@ struct ReplayCommand: ParsableCommand {
         if let since, let until, since.timestamp >= until.timestamp {
             throw ValidationError("--since must be before --until.")
         }
+        var seen: Set<String> = []
+        for key in groupBy.flatMap(\.keys) where !seen.insert(key).inserted {
+            throw ValidationError("--group-by names \(key) twice.")
+        }
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
         }
@@ -127,12 +138,12 @@ struct ReplayCommand: ParsableCommand {
         let options = ReplayOptions(
             hub: hub, includeTrace: trace || traceRejected, includeRejected: traceRejected,
             middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware),
-            sessionTimeout: sessionTimeout.milliseconds)
+            sessionTimeout: sessionTimeout.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)))
         let reports: ReportSet
         do {
             reports = try ReportSet(
                 folder: out, withTrace: options.includeTrace, prefix: prefix, bucket: bucket.milliseconds,
-                aggregatesAsPoints: aggregate,
+                groupBy: options.groupBy, aggregatesAsPoints: aggregate,
                 window: (since?.timestamp ?? Timestamp(milliseconds: .min))..<(until?.timestamp
                     ?? Timestamp(milliseconds: .max)))
         } catch {

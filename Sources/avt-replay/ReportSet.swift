@@ -34,7 +34,8 @@ final class ReportSet {
     private let window: Range<Timestamp>
 
     init(
-        folder: String, withTrace: Bool, prefix: String, bucket: Int64, aggregatesAsPoints: Bool = false,
+        folder: String, withTrace: Bool, prefix: String, bucket: Int64, groupBy: GroupBy = .none,
+        aggregatesAsPoints: Bool = false,
         window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max)
     ) throws(AtomicFile.WriteError) {
         self.window = window
@@ -49,9 +50,9 @@ final class ReportSet {
         trace = withTrace ? try ReportWriter(path: path("events.jsonl")) : nil
         metrics = MetricsReport(prefix: prefix)
         summaryPath = path("summary.csv")
-        summary = KPISummary(bucket: bucket)
+        summary = KPISummary(bucket: bucket, groupBy: groupBy)
         aggregatesPath = path("aggregates.csv")
-        aggregates = MetricAggregates(bucket: bucket)
+        aggregates = MetricAggregates(bucket: bucket, groupBy: groupBy)
         self.aggregatesAsPoints = aggregatesAsPoints
         playbacks.append(PlaybacksReport.header())
         vpSessions.append(VPSessionsReport.header())

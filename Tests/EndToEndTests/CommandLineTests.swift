@@ -77,6 +77,7 @@ struct CommandLineTests {
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("avt-replay logs/*.jsonl.gz"))
         #expect(result.standardOutput.contains("Exit status: 0"))
+        #expect(result.standardOutput.contains("--group-by title,source_host"))
     }
 }
 
@@ -132,5 +133,33 @@ struct TimeWindowTests {
         #expect(
             try CommandRunner.run(["--since", "2025-11-21T00:00:00Z", "--until", "2025-11-20T00:00:00Z"] + files).status
                 == 2)
+    }
+
+    @Test func groupByTitleSplitsTheSummaryIntoOneRowGroupPerTitle() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("titles.jsonl")
+        let lines = [("a", "Episode 1"), ("b", "Trailer"), ("c", "Episode 1")].map { instrument, title in
+            #"{"ts":1000,"instrument":"\#(instrument)","tracker":0,"action":"MediaRequest","attrs":{"title":"\#(title)"}}"#
+                + "\n"
+                + #"{"ts":2500,"instrument":"\#(instrument)","tracker":0,"action":"Start"}"# + "\n"
+        }
+        try Data(lines.joined().utf8).write(to: log)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["--out", out.path, "--quiet", "--group-by", "title", log.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let summary = try String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8)
+        let rows = summary.split(separator: "\n").map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
+        #expect(
+            rows == [
+                "bucket,title,views,plays,exits_before_start",
+                "1970-01-01T00:00:00Z,Episode 1,2,2,0", "1970-01-01T00:00:00Z,Trailer,1,1,0",
+                "all,Episode 1,2,2,0", "all,Trailer,1,1,0",
+            ])
+        let twice = try CommandRunner.run([
+            "--out", out.path, "--group-by", "title", "--group-by", "system,title", log.path,
+        ])
+        #expect(twice.status == 2)
+        #expect(twice.standardError.contains("--group-by names title twice."))
     }
 }
