@@ -19,6 +19,8 @@ final class ReportSet {
     private let metrics: MetricsReport
     private let summaryPath: String
     private var summary: KPISummary
+    private let htmlPath: String
+    private var worst = WorstPlaybacks()
     private let aggregatesPath: String
     private var aggregates: MetricAggregates
     /// Whether the aggregates also go to `metrics.influx` and `metrics.graphite` (`--aggregate`).
@@ -26,8 +28,8 @@ final class ReportSet {
 
     /// The file names, in the order they are committed.
     static let names = [
-        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "metrics.influx",
-        "metrics.graphite", "rejects.jsonl", "events.jsonl",
+        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "report.html",
+        "metrics.influx", "metrics.graphite", "rejects.jsonl", "events.jsonl",
     ]
 
     /// Sessions are written when their first record is in this window (`--since`, `--until`).
@@ -50,6 +52,7 @@ final class ReportSet {
         metrics = MetricsReport(prefix: prefix)
         summaryPath = path("summary.csv")
         summary = KPISummary(bucket: bucket)
+        htmlPath = path("report.html")
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket)
         self.aggregatesAsPoints = aggregatesAsPoints
@@ -66,6 +69,7 @@ final class ReportSet {
     /// Writes what a closed session produced.
     func write(_ report: SessionReport) {
         summary.add(report)
+        worst.add(report)
         aggregates.add(report)
         var rows: [UInt8] = []
         if !report.playbacks.isEmpty {
@@ -96,11 +100,12 @@ final class ReportSet {
         rejects.append(problem.encoded())
     }
 
-    /// Writes `summary.csv` and `aggregates.csv` (and with `--aggregate` the aggregates as points),
-    /// then renames every file over its target.
+    /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the aggregates
+    /// as points), then renames every file over its target.
     func commit() throws(AtomicFile.WriteError) {
         try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
         try AtomicFile.write(AggregatesReport.encode(aggregates), to: aggregatesPath)
+        try AtomicFile.write(HTMLReport.encode(summary, worst: worst), to: htmlPath)
         if aggregatesAsPoints {
             influx.append(metrics.influx(aggregates))
             graphite.append(metrics.graphite(aggregates))
