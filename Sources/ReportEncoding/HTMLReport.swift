@@ -108,8 +108,9 @@ public enum HTMLReport {
         .chart .grid { stroke: #e3e3e8; stroke-width: 1; }
         table { border-collapse: collapse; font-size: 12px; width: 100%; margin-top: 8px; }
         th, td { border-bottom: 1px solid #e3e3e8; padding: 4px 6px; text-align: right; }
-        th { background: #f3f3f6; }
+        th { background: #f3f3f6; white-space: nowrap; }
         td.text, th.text { text-align: left; overflow-wrap: anywhere; }
+        td.when { text-align: left; white-space: nowrap; }
         </style>
         </head>
         <body>
@@ -183,7 +184,7 @@ public enum HTMLReport {
             html.text(playback.playbackID)
             html.markup("</td><td class=\"text\">")
             html.text(playback.title ?? "")
-            html.markup("</td><td class=\"text\">")
+            html.markup("</td><td class=\"when\">")
             let time = SummaryReport.rfc3339(playback.firstTimestamp)
             html.text(String(time.prefix(10)) + " " + String(time.dropFirst(11).prefix(8)))
             html.markup("</td><td>")

@@ -33,7 +33,7 @@ struct SVGChart {
     static let maximumBarSlots = 48
     static let width = 560.0
     static let height = 260.0
-    static let plot = (left: 64.0, right: 516.0, top: 56.0, bottom: 226.0)
+    static let plot = (left: 64.0, right: 500.0, top: 56.0, bottom: 226.0)
 
     /// Appends the `<svg>` element.
     func append(to html: inout HTMLWriter) {
@@ -50,7 +50,7 @@ struct SVGChart {
         html.text(title)
         html.markup("</text>\n")
         appendLegend(to: &html)
-        html.markup("<rect x=\"64\" y=\"56\" width=\"452\" height=\"170\" fill=\"")
+        html.markup("<rect class=\"plot\" x=\"64\" y=\"56\" width=\"436\" height=\"170\" fill=\"")
         html.text(plotBackground)
         html.markup("\"/>\n")
         appendYAxis(axis, to: &html)
@@ -91,7 +91,7 @@ struct SVGChart {
     private func appendLegend(to html: inout HTMLWriter) {
         for (index, item) in series.enumerated() {
             let x = Self.plot.left + Double(index) * 130
-            html.markup("<rect x=\"")
+            html.markup("<rect class=\"swatch\" x=\"")
             html.fixed2(x)
             html.markup("\" y=\"28\" width=\"12\" height=\"12\" fill=\"")
             html.text(item.colour)
@@ -106,7 +106,7 @@ struct SVGChart {
     private func appendYAxis(_ axis: Axis, to html: inout HTMLWriter) {
         for tick in axis.ticks {
             let y = Self.y(tick.value, axis)
-            html.markup("<line class=\"grid\" x1=\"64\" x2=\"516\" y1=\"")
+            html.markup("<line class=\"grid\" x1=\"64\" x2=\"500\" y1=\"")
             html.fixed2(y)
             html.markup("\" y2=\"")
             html.fixed2(y)

@@ -20,7 +20,7 @@ struct HTMLReportTests {
 
     /// The shapes drawn in the series' colour, the legend's swatch left out.
     private func shapes(_ svg: String) -> [Substring] {
-        svg.split(separator: "\n").filter { $0.contains("#123456") && !$0.contains("class=\"legend\"") }
+        svg.split(separator: "\n").filter { $0.contains("#123456") && !$0.contains("class=\"swatch\"") }
     }
 
     @Test func textFromTheLogsIsEscaped() {
@@ -49,11 +49,11 @@ struct HTMLReportTests {
     }
 
     @Test func barsAreScaledToTheAxis() {
-        // One bucket: the slot is the plot's 452 units, the bar 80% of it; the axis tops at 100.
+        // One bucket: the slot is the plot's 436 units, the bar 80% of it; the axis tops at 100.
         let shapes = shapes(svg(chart([100])))
-        #expect(shapes == [##"<rect x="109.20" y="56.00" width="361.60" height="170.00" fill="#123456"/>"##])
+        #expect(shapes == [##"<rect x="107.60" y="56.00" width="348.80" height="170.00" fill="#123456"/>"##])
         let half = self.shapes(svg(chart([100, 50])))
-        #expect(half.last == ##"<rect x="312.60" y="141.00" width="180.80" height="85.00" fill="#123456"/>"##)
+        #expect(half.last == ##"<rect x="303.80" y="141.00" width="174.40" height="85.00" fill="#123456"/>"##)
     }
 
     @Test func absentNonFiniteAndZeroValuesDrawNothing() {
