@@ -39,7 +39,7 @@ struct SVGChart {
     func append(to html: inout HTMLWriter) {
         let slots = slotIndices()
         let slotCount = (slots.last ?? -1) + 1
-        let values = series.map { $0.values.map(Self.plottable) }
+        let values = series.map { $0.values.prefix(slots.count).map(Self.plottable) }
         let largest = values.joined().compactMap { $0 }.max()
         let axis = Axis(maximum: largest ?? 0, isCount: isCount)
         html.markup("<svg class=\"chart\" viewBox=\"0 0 560 260\" role=\"img\" aria-label=\"")
@@ -55,7 +55,7 @@ struct SVGChart {
         html.markup("\"/>\n")
         appendYAxis(axis, to: &html)
         if largest == nil {
-            html.markup("<text class=\"empty\" x=\"290\" y=\"146\">no data</text>\n")
+            html.markup("<text class=\"empty\" x=\"282\" y=\"146\">no data</text>\n")
         } else {
             let slotWidth = (Self.plot.right - Self.plot.left) / Double(slotCount)
             for (index, seriesValues) in values.enumerated() {

@@ -65,7 +65,8 @@ struct HTMLReportTests {
     }
 
     @Test func aChartWithoutValuesSaysSo() {
-        for empty in [chart([]), chart([nil, nil]), chart([.nan])] {
+        // Values beyond the buckets are not drawn either.
+        for empty in [chart([]), chart([nil, nil]), chart([.nan]), chart([1, 2], starts: [])] {
             let drawn = svg(empty)
             #expect(drawn.contains("no data"))
             #expect(shapes(drawn).isEmpty)
