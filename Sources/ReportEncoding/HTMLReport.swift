@@ -10,16 +10,16 @@ import Replay
 public enum HTMLReport {
     /// The charts' series colours (Tableau 10), one per series of the page, so that a rendering
     /// shows each series by its colour.
-    public enum Colour {
-        public static let startupP50 = "#4e79a7"
-        public static let startupP90 = "#f28e2b"
-        public static let startupP95 = "#e15759"
-        public static let startupP99 = "#76b7b2"
-        public static let rebufferPercentage = "#59a14f"
-        public static let views = "#edc948"
-        public static let plays = "#b07aa1"
-        public static let startFailures = "#ff9da7"
-        public static let playbackFailures = "#9c755f"
+    enum Colour {
+        static let startupP50 = "#4e79a7"
+        static let startupP90 = "#f28e2b"
+        static let startupP95 = "#e15759"
+        static let startupP99 = "#76b7b2"
+        static let rebufferPercentage = "#59a14f"
+        static let views = "#edc948"
+        static let plays = "#b07aa1"
+        static let startFailures = "#ff9da7"
+        static let playbackFailures = "#9c755f"
     }
 
     /// The whole page.
