@@ -3,7 +3,8 @@
 # Safe to run again: it does nothing when everything is there.
 set -euo pipefail
 
-packages=(zlib1g-dev libsimdjson-dev time)
+# chromium and fonts-dejavu-core render report.html for scripts/render-test.sh.
+packages=(zlib1g-dev libsimdjson-dev time chromium fonts-dejavu-core)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -19,6 +19,11 @@ final class ReportSet {
     private let metrics: MetricsReport
     private let summaryPath: String
     private var summary: KPISummary
+    /// The page's KPIs: every playback together, whatever `--group-by` splits `summary.csv` by
+    /// (`nil` without `--group-by`, when they are `summary`'s).
+    private var pageSummary: KPISummary?
+    private let htmlPath: String
+    private var worst = WorstPlaybacks()
     private let aggregatesPath: String
     private var aggregates: MetricAggregates
     /// Whether the aggregates also go to `metrics.influx` and `metrics.graphite` (`--aggregate`).
@@ -26,8 +31,8 @@ final class ReportSet {
 
     /// The file names, in the order they are committed.
     static let names = [
-        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "metrics.influx",
-        "metrics.graphite", "rejects.jsonl", "events.jsonl",
+        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "report.html",
+        "metrics.influx", "metrics.graphite", "rejects.jsonl", "events.jsonl",
     ]
 
     /// Sessions are written when their first record is in this window (`--since`, `--until`).
@@ -51,6 +56,8 @@ final class ReportSet {
         metrics = MetricsReport(prefix: prefix)
         summaryPath = path("summary.csv")
         summary = KPISummary(bucket: bucket, groupBy: groupBy)
+        pageSummary = groupBy.keys.isEmpty ? nil : KPISummary(bucket: bucket)
+        htmlPath = path("report.html")
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket, groupBy: groupBy)
         self.aggregatesAsPoints = aggregatesAsPoints
@@ -67,6 +74,8 @@ final class ReportSet {
     /// Writes what a closed session produced.
     func write(_ report: SessionReport) {
         summary.add(report)
+        pageSummary?.add(report)
+        worst.add(report)
         aggregates.add(report)
         var rows: [UInt8] = []
         if !report.playbacks.isEmpty {
@@ -97,11 +106,12 @@ final class ReportSet {
         rejects.append(problem.encoded())
     }
 
-    /// Writes `summary.csv` and `aggregates.csv` (and with `--aggregate` the aggregates as points),
-    /// then renames every file over its target.
+    /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the aggregates
+    /// as points), then renames every file over its target.
     func commit() throws(AtomicFile.WriteError) {
         try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
         try AtomicFile.write(AggregatesReport.encode(aggregates), to: aggregatesPath)
+        try AtomicFile.write(HTMLReport.encode(pageSummary ?? summary, worst: worst), to: htmlPath)
         if aggregatesAsPoints {
             influx.append(metrics.influx(aggregates))
             graphite.append(metrics.graphite(aggregates))

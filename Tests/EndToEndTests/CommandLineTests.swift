@@ -156,6 +156,12 @@ struct TimeWindowTests {
                 "1970-01-01T00:00:00Z,Episode 1,2,2,0", "1970-01-01T00:00:00Z,Trailer,1,1,0",
                 "all,Episode 1,2,2,0", "all,Trailer,1,1,0",
             ])
+        // The page is not split: it is the same as without --group-by.
+        let plain = folder.appendingPathComponent("plain")
+        #expect(try CommandRunner.run(["--out", plain.path, "--quiet", log.path]).status == 0)
+        let page = try Data(contentsOf: out.appendingPathComponent("report.html"))
+        #expect(page == (try Data(contentsOf: plain.appendingPathComponent("report.html"))))
+        #expect(String(decoding: page, as: UTF8.self).contains(">3<"))
         let twice = try CommandRunner.run([
             "--out", out.path, "--group-by", "title", "--group-by", "system,title", log.path,
         ])

@@ -8,9 +8,8 @@ import Testing
 /// `git diff reports/`.
 struct SampleReplayTests {
     static let reportFiles = [
-        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "metrics.influx",
-        "metrics.graphite", "events.jsonl",
-        "rejects.jsonl",
+        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "report.html",
+        "metrics.influx", "metrics.graphite", "events.jsonl", "rejects.jsonl",
     ]
 
     @Test func samplesReproduceTheCommittedReports() throws {
