@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
-/// CZlib, CSimdjson → EventLog; all of them → the `avt-replay` command.
+/// CIsal, CSimdjson → EventLog; all of them → the `avt-replay` command.
 let package = Package(
     name: "avt-replay",
     products: [
@@ -36,13 +36,13 @@ let package = Package(
         ),
         .target(
             name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay"]),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CIsal", providers: [.apt(["libisal-dev"])]),
         .target(
             name: "CSimdjson",
             cxxSettings: [.unsafeFlags(["-O3"])],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "EventLog", dependencies: ["EventModel", "CZlib", "CSimdjson"]),
+        .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
         .target(name: "CMallocTuning"),
         .target(name: "MetricsPush"),
         .executableTarget(

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 # chromium and fonts-dejavu-core render report.html for scripts/render-test.sh.
-packages=(zlib1g-dev libsimdjson-dev time chromium fonts-dejavu-core)
+packages=(libisal-dev libsimdjson-dev time chromium fonts-dejavu-core)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

