@@ -27,15 +27,15 @@ public final class Instrument {
     /// of each event for that costs a copy of its attributes when the hub changes them).
     public var keepsRejectedEvents = true
 
-    private var trackers: [TrackerID: any Tracker] = [:]
+    private var trackers = TrackerTable<any Tracker>()
     /// The ids of `trackers`, sorted: hubs walk them on every event.
     public private(set) var trackerIDs: [TrackerID] = []
-    private var states: [TrackerID: TrackerState] = [:]
+    private var states = TrackerTable<TrackerState>()
     /// `<instrument id>-<tracker id>` of each tracker, made once.
-    private var senderIDs: [TrackerID: AttributeValue] = [:]
+    private var senderIDs = TrackerTable<AttributeValue>()
     private var nextTrackerID: TrackerID = 0
     private var clocks = TimeSinceClocks()
-    var getters: [TrackerID: GetterTable] = [:]
+    var getters = TrackerTable<GetterTable>()
 
     /// Creates an instrument with the given components.
     public init(id: String, hub: (any Hub)? = nil, metricalc: (any Metricalc)? = nil, backend: (any Backend)? = nil) {
@@ -81,7 +81,8 @@ public final class Instrument {
     /// Removes a tracker, its state and its getters; returns whether it was there.
     @discardableResult
     public func removeTracker(_ trackerID: TrackerID) -> Bool {
-        guard let tracker = trackers.removeValue(forKey: trackerID) else { return false }
+        guard let tracker = trackers[trackerID] else { return false }
+        trackers[trackerID] = nil
         trackerIDs.removeAll { $0 == trackerID }
         senderIDs[trackerID] = nil
         tracker.endOfService()
