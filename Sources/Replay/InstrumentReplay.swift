@@ -9,6 +9,7 @@ struct InstrumentReplay {
     private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
     private var actions: [String: Action] = [:]
+    private var lastPlaybackFields: (id: String, fields: [MetricTag])?
     /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
     private let trackerTags: [[MetricTag]]
     private let path: [String]
@@ -40,13 +41,14 @@ struct InstrumentReplay {
         switch outcome {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
-            let playbackID = event[.playbackId]?.string
-            for metric in metrics {
-                points.append(
-                    MetricPoint(
-                        system: .openavt, source: instrument.id, tags: trackerTags[record.tracker],
-                        path: path, stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [],
-                        metric: metric, rowIndex: row))
+            if !metrics.isEmpty {
+                let stringFields = playbackFields(event[.playbackId]?.string)
+                for metric in metrics {
+                    points.append(
+                        MetricPoint(
+                            system: .openavt, source: instrument.id, tags: trackerTags[record.tracker],
+                            path: path, stringFields: stringFields, metric: metric, rowIndex: row))
+                }
             }
             if options.includeTrace {
                 trace.append(
@@ -69,6 +71,16 @@ struct InstrumentReplay {
     }
 
     var summaries: [PlaybackSummary] { playbacks.summaries }
+
+    /// The `playback_id` string field of the points, made once per playback: the encoders
+    /// escape a series' fields once while they stay the same array.
+    private mutating func playbackFields(_ playbackID: String?) -> [MetricTag] {
+        guard let playbackID else { return [] }
+        if let last = lastPlaybackFields, last.id == playbackID { return last.fields }
+        let fields = [MetricTag("playback_id", playbackID)]
+        lastPlaybackFields = (playbackID, fields)
+        return fields
+    }
 
     /// The action with this name, made once per name (it builds its time-since key).
     private mutating func action(named name: String) -> Action {

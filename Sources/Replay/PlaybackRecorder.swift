@@ -10,6 +10,8 @@ struct PlaybackRecorder {
     /// What each row's next events are measured against, by row.
     private var progress: [Progress] = []
     private var rowIndex: [String: Int] = [:]
+    /// The row of the latest event.
+    private var lastRow: Int?
     private var previous = HubCounters()
 
     init(instrument: String, groupAttributes: [AttributeKey] = []) {
@@ -51,7 +53,10 @@ struct PlaybackRecorder {
         defer { previous = counters }
         guard let playbackID = event[.playbackId]?.string else { return nil }
         let index: Int
-        if let known = rowIndex[playbackID] {
+        if let last = lastRow, rows[last].playbackID == playbackID {
+            // Events of one playback come together: no look-up.
+            index = last
+        } else if let known = rowIndex[playbackID] {
             index = known
         } else {
             index = rows.count
@@ -69,6 +74,7 @@ struct PlaybackRecorder {
                 rows[index].groupAttributes[key] = event[key]
             }
         }
+        lastRow = index
         return index
     }
 
