@@ -131,7 +131,7 @@ public final class RecordDecoder {
                 instrument: try nonEmptyString(raw.instrument, field: "instrument").get(),
                 tracker: try Self.tracker(raw.tracker).get(),
                 action: try nonEmptyString(raw.action, field: "action").get(),
-                attributes: try object(raw.attrs, field: "attrs").get() ?? [:])
+                packedAttributes: try packed(raw.attrs, field: "attrs").get())
         }.map(Record.avt)
     }
 
@@ -297,6 +297,62 @@ public final class RecordDecoder {
                 Rejection("\(Self.quoted(field + "." + first.key.rawValue)) must be a string, number or boolean"))
         }
         return .success(attributes)
+    }
+
+    /// An object field as ``PackedAttributes``, under the rules of ``object(_:field:)``.
+    ///
+    /// The usual object (unique keys, every value a string, number or boolean) is packed
+    /// straight from the parser's entries, without a dictionary; any other goes through
+    /// ``object(_:field:)``.
+    private func packed(_ raw: csj_object, field: String) -> Result<PackedAttributes, Rejection> {
+        guard raw.kind == .CSJ_OBJECT, let entries = raw.entries, raw.count > 0,
+            raw.count <= Self.maxPackedDirectly
+        else {
+            return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+        }
+        var size = 0
+        for index in 0..<raw.count {
+            let entry = entries[index]
+            switch entry.value.kind {
+            case .CSJ_STRING:
+                size += PackedAttributes.packedSize(
+                    keyBytes: entry.key_length, valueBytes: entry.value.length, isString: true)
+            case .CSJ_INT, .CSJ_BIG_INT, .CSJ_DOUBLE:
+                size += PackedAttributes.packedSize(keyBytes: entry.key_length, valueBytes: 8, isString: false)
+            case .CSJ_BOOL:
+                size += PackedAttributes.packedSize(keyBytes: entry.key_length, valueBytes: 0, isString: false)
+            default:
+                return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+            }
+            for earlier in 0..<index where Self.sameKey(entries[earlier], entry) {
+                return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+            }
+        }
+        let attributes = PackedAttributes.pack(byteCount: size) { writer in
+            for index in 0..<raw.count {
+                let entry = entries[index]
+                let key = UnsafeRawBufferPointer(start: entry.key, count: entry.key_length)
+                switch entry.value.kind {
+                case .CSJ_STRING:
+                    writer.append(
+                        key: key, string: UnsafeRawBufferPointer(start: entry.value.string, count: entry.value.length))
+                case .CSJ_INT: writer.append(key: key, int: entry.value.integer)
+                case .CSJ_BOOL: writer.append(key: key, bool: entry.value.boolean)
+                default: writer.append(key: key, double: entry.value.number)
+                }
+            }
+        }
+        return .success(attributes)
+    }
+
+    /// Objects with more entries go through a dictionary: checking their keys are unique pair
+    /// by pair would cost more.
+    private static let maxPackedDirectly = 48
+
+    private static func sameKey(_ lhs: csj_attr, _ rhs: csj_attr) -> Bool {
+        lhs.key_length == rhs.key_length
+            && UnsafeRawBufferPointer(start: lhs.key, count: lhs.key_length)
+                .elementsEqual(UnsafeRawBufferPointer(start: rhs.key, count: rhs.key_length))
     }
 
     private func string(_ value: csj_value) -> String {

@@ -18,8 +18,13 @@ public struct MarconiRecord: Hashable, Sendable {
     /// What happened.
     public var event: MarconiEventKind
     /// The stream metadata (`title`, `artist`, `station`, `kind`, ...), with `newMeta`,
-    /// `bufferingEnded` and `trackChanged`; `nil` when the record has none.
-    public var meta: Attributes?
+    /// `bufferingEnded` and `trackChanged`; `nil` when the record has none (unpacked on every read).
+    public var meta: Attributes? {
+        get { packedMeta?.unpacked() }
+        set { packedMeta = newValue.map(PackedAttributes.init) }
+    }
+    /// The stream metadata, packed while the record waits for its session to close.
+    public var packedMeta: PackedAttributes?
     /// Seconds into the current item, with `progress`.
     public var progress: Double?
     /// The error description, with `error`.
@@ -32,7 +37,7 @@ public struct MarconiRecord: Hashable, Sendable {
         self.timestamp = timestamp
         self.player = player
         self.event = event
-        self.meta = meta
+        self.packedMeta = meta.map(PackedAttributes.init)
         self.progress = progress
         self.error = error
     }

@@ -36,8 +36,15 @@ public struct AVTRecord: Hashable, Sendable {
     public var tracker: Int
     /// The action's name.
     public var action: String
-    /// The attributes the tracker put on the event.
-    public var attributes: Attributes
+    /// The attributes the tracker put on the event, packed while the record waits for its
+    /// session to close.
+    public var packedAttributes: PackedAttributes
+
+    /// The attributes the tracker put on the event (unpacked on every read: read them once).
+    public var attributes: Attributes {
+        get { packedAttributes.unpacked() }
+        set { packedAttributes = PackedAttributes(newValue) }
+    }
 
     /// The tracker ids a record may carry. OpenAVT numbers trackers 0, 1, 2, ... as an app adds
     /// them, and replay adds every tracker up to the highest id an instrument uses, so a larger
@@ -45,11 +52,34 @@ public struct AVTRecord: Hashable, Sendable {
     public static let trackerRange = 0...1023
 
     public init(timestamp: Timestamp, instrument: String, tracker: Int, action: String, attributes: Attributes = [:]) {
+        self.init(
+            timestamp: timestamp, instrument: instrument, tracker: tracker, action: action,
+            packedAttributes: PackedAttributes(attributes))
+    }
+
+    public init(
+        timestamp: Timestamp, instrument: String, tracker: Int, action: String, packedAttributes: PackedAttributes
+    ) {
         self.timestamp = timestamp
         self.instrument = instrument
         self.tracker = tracker
         self.action = action
-        self.attributes = attributes
+        self.packedAttributes = packedAttributes
+    }
+
+    /// Records are equal when their fields and attributes are, however the attributes were packed.
+    public static func == (lhs: AVTRecord, rhs: AVTRecord) -> Bool {
+        lhs.timestamp == rhs.timestamp && lhs.instrument == rhs.instrument && lhs.tracker == rhs.tracker
+            && lhs.action == rhs.action
+            && (lhs.packedAttributes == rhs.packedAttributes || lhs.attributes == rhs.attributes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(timestamp)
+        hasher.combine(instrument)
+        hasher.combine(tracker)
+        hasher.combine(action)
+        hasher.combine(attributes)
     }
 }
 
@@ -57,12 +87,14 @@ public struct AVTRecord: Hashable, Sendable {
 public enum Record: Hashable, Sendable {
     /// An OpenAVT tracker emit.
     case avt(AVTRecord)
-    /// A value-proposition action (Tentacles).
-    case vp(VPRecord)
+    /// A value-proposition action (Tentacles). Boxed, like a Marconi event: records wait in
+    /// memory until their session closes, and unboxed, the largest case set the size of every
+    /// record, `avt` ones included (measured: 120 bytes a record, against 72 boxed).
+    indirect case vp(VPRecord)
     /// An app lifecycle event (Tentacles).
     case app(AppRecord)
     /// A Marconi player event.
-    case marconi(MarconiRecord)
+    indirect case marconi(MarconiRecord)
 
     /// When the record happened.
     public var timestamp: Timestamp {

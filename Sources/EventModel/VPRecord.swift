@@ -15,14 +15,25 @@ public struct VPRecord: Hashable, Sendable {
     public var app: String
     /// The value proposition, e.g. `watchingVideo`.
     public var name: String
-    /// The value proposition's attributes; with `name` they identify it.
-    public var attributes: Attributes
+    /// The value proposition's attributes, packed while the record waits for its session
+    /// to close (``PackedAttributes``).
+    public var packedAttributes: PackedAttributes
+    /// The value proposition's attributes; with `name` they identify it (unpacked on every read).
+    public var attributes: Attributes {
+        get { packedAttributes.unpacked() }
+        set { packedAttributes = PackedAttributes(newValue) }
+    }
     /// The status change asked for.
     public var action: VPAction
     /// What triggered it (`clicked`, `automatically`, ...).
     public var trigger: String
-    /// Attributes of this status change only.
-    public var actionAttributes: Attributes
+    /// Attributes of this status change only, packed.
+    public var packedActionAttributes: PackedAttributes
+    /// Attributes of this status change only (unpacked on every read).
+    public var actionAttributes: Attributes {
+        get { packedActionAttributes.unpacked() }
+        set { packedActionAttributes = PackedAttributes(newValue) }
+    }
 
     /// The trigger of a record that names none.
     public static let defaultTrigger = "clicked"
@@ -34,10 +45,10 @@ public struct VPRecord: Hashable, Sendable {
         self.timestamp = timestamp
         self.app = app
         self.name = name
-        self.attributes = attributes
+        self.packedAttributes = PackedAttributes(attributes)
         self.action = action
         self.trigger = trigger
-        self.actionAttributes = actionAttributes
+        self.packedActionAttributes = PackedAttributes(actionAttributes)
     }
 }
 

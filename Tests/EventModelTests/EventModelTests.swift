@@ -96,3 +96,69 @@ struct UTF8OrderTests {
         #expect("e\u{301}".precedesInUTF8Order("é"))
     }
 }
+
+struct RecordSizeTests {
+    /// Records wait in memory until their session closes: an OpenAVT record, the most
+    /// common, must not pay for the largest kind (the value-proposition and Marconi cases
+    /// are boxed), and attributes are packed.
+    @Test func recordsStaySmall() {
+        #expect(MemoryLayout<Record>.stride <= MemoryLayout<AVTRecord>.stride + 8)
+        #expect(MemoryLayout<AVTRecord>.stride <= 56)
+        #expect(MemoryLayout<PackedAttributes>.stride == 8)
+    }
+}
+
+struct PackedAttributesTests {
+    private let sample: Attributes = [
+        "title": "Épisode 42", "bitrate": 2_500_000, "ratio": 0.5, "isLive": true, "muted": false,
+        "long": .string(String(repeating: "x", count: 300)), "": "empty key", "negative": -7,
+    ]
+
+    @Test func unpacksWhatWasPacked() {
+        #expect(PackedAttributes(sample).unpacked() == sample)
+        #expect(PackedAttributes([:]).unpacked() == [:])
+        #expect(PackedAttributes([:]).isEmpty)
+        #expect(!PackedAttributes(sample).isEmpty)
+    }
+
+    @Test func equalDictionariesPackEqual() {
+        var other = Attributes()
+        for key in sample.keys.sorted().reversed() { other[key] = sample[key] }
+        #expect(PackedAttributes(other) == PackedAttributes(sample))
+        other["title"] = "Episode 42"
+        #expect(PackedAttributes(other) != PackedAttributes(sample))
+    }
+
+    @Test func theCacheSharesKeysAndStringsAndNeverMixesThemUp() {
+        var cache = PackedAttributes.UnpackingCache()
+        let first: Attributes = ["title": "A", "position": 1]
+        let second: Attributes = ["title": "B", "position": 2, "extra": "x"]
+        let third: Attributes = ["other": "A"]
+        #expect(PackedAttributes(first).unpacked(reusing: &cache) == first)
+        #expect(PackedAttributes(second).unpacked(reusing: &cache) == second)
+        #expect(PackedAttributes(third).unpacked(reusing: &cache) == third)
+        #expect(PackedAttributes(first).unpacked(reusing: &cache) == first)
+    }
+
+    @Test func recordsCompareByAttributesWhateverTheirPacking() {
+        let direct = PackedAttributes.pack(
+            byteCount: PackedAttributes.packedSize(keyBytes: 1, valueBytes: 8, isString: false)
+                + PackedAttributes.packedSize(keyBytes: 1, valueBytes: 1, isString: true)
+        ) { writer in
+            "b".utf8.withContiguousStorageIfAvailable { key in
+                writer.append(key: UnsafeRawBufferPointer(key), int: 1)
+            }
+            "a".utf8.withContiguousStorageIfAvailable { key in
+                "v".utf8.withContiguousStorageIfAvailable { value in
+                    writer.append(key: UnsafeRawBufferPointer(key), string: UnsafeRawBufferPointer(value))
+                }
+            }
+        }
+        let packed = AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "Start", packedAttributes: direct)
+        let fromDictionary = AVTRecord(
+            timestamp: 1, instrument: "i", tracker: 0, action: "Start", attributes: ["a": "v", "b": 1])
+        #expect(direct != PackedAttributes(["a": "v", "b": 1]))
+        #expect(packed == fromDictionary)
+        #expect(Set([packed, fromDictionary]).count == 1)
+    }
+}
