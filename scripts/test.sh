@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs what it needs, builds, and runs every test: the
 # format lint, the memory test, the integration test against real InfluxDB and carbon
-# (installed and run on loopback by scripts/metrics-servers.sh), and swift test.
+# (installed and run on loopback by scripts/metrics-servers.sh), the custom-hub sample package
+# (scripts/custom-hub-test.sh), and swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift format lint --strict -r Sources Tests Package.swift
+swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources
 scripts/memory-test.sh
 swift build --build-tests
 scripts/integration-test.sh
+scripts/custom-hub-test.sh
 swift test --skip-build "$@"
