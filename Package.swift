@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
-/// CIsal, CSimdjson → EventLog; all of them → the `avt-replay` command.
+/// CIsal, CSimdjson → EventLog; all of them → ReplayCLI (the command line, a library so that
+/// other packages can build their own replay commands) → the `avt-replay` executable.
 let package = Package(
     name: "avt-replay",
     products: [
@@ -15,6 +16,9 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "ReportEncoding", targets: ["ReportEncoding"]),
+        .library(name: "MetricsPush", targets: ["MetricsPush"]),
+        .library(name: "ReplayCLI", targets: ["ReplayCLI"]),
+        .library(name: "ReplayTestSupport", targets: ["ReplayTestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
@@ -45,14 +49,15 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
         .target(name: "CMallocTuning"),
         .target(name: "MetricsPush"),
-        .executableTarget(
-            name: "avt-replay",
+        .target(
+            name: "ReplayCLI",
             dependencies: [
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
                 "MetricsPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "avt-replay", dependencies: ["ReplayCLI"]),
         .executableTarget(
             name: "avt-loggen",
             dependencies: [

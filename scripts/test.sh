@@ -2,13 +2,15 @@
 # Runs the whole test suite: installs what it needs, builds, and runs every test: the
 # format lint, the memory test, report.html rendered in headless Chromium (scripts/render-test.sh),
 # the integration test against real InfluxDB and carbon (installed and run on loopback by
-# scripts/metrics-servers.sh), and swift test.
+# scripts/metrics-servers.sh), the custom-hub sample package (scripts/custom-hub-test.sh), and
+# swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift format lint --strict -r Sources Tests Package.swift
+swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources
 scripts/memory-test.sh
 swift build --build-tests
 scripts/render-test.sh
 scripts/integration-test.sh
+scripts/custom-hub-test.sh
 swift test --skip-build "$@"

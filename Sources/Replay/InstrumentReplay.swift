@@ -17,13 +17,14 @@ struct InstrumentReplay {
     private let path: [String]
     private let options: ReplayOptions
 
-    /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording;
-    /// its ids are scoped with `scope`.
+    /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording,
+    /// and components made by `options.components`; its ids are scoped with `scope`.
     init(id: String, scope: String, maxTracker: TrackerID, options: ReplayOptions) {
         self.options = options
+        let components = options.components
         instrument = Instrument(
-            id: id, hub: options.hub.makeHub(idGenerator: SequentialIDGenerator(scope: scope)),
-            metricalc: MetricalcCore(), backend: SilentBackend())
+            id: id, hub: components.makeHub(SequentialIDGenerator(scope: scope)),
+            metricalc: components.makeMetricalc(), backend: components.makeBackend())
         instrument.keepsRejectedEvents = options.includeTrace && options.includeRejected
         playbacks = PlaybackRecorder(instrument: id, groupAttributes: options.groupBy.playbackAttributes)
         trackerTags = (0...max(0, maxTracker)).map { [MetricTag("instrument", id), MetricTag("tracker", String($0))] }

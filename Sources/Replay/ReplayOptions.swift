@@ -2,8 +2,8 @@ import ValueProposition
 
 /// How to replay.
 public struct ReplayOptions: Sendable {
-    /// The hub every instrument runs.
-    public var hub: HubKind
+    /// The hub, metricalc and backend of every OpenAVT instrument.
+    public var components: InstrumentComponents
     /// Whether to keep the trace.
     public var includeTrace: Bool
     /// Whether the trace also lists the events the hub rejected.
@@ -19,11 +19,11 @@ public struct ReplayOptions: Sendable {
     public static let defaultSessionTimeout: Int64 = 30 * 60 * 1000
 
     public init(
-        hub: HubKind = .ads, includeTrace: Bool = false, includeRejected: Bool = false,
-        middlewares: MiddlewareChains = MiddlewareChains(), sessionTimeout: Int64 = ReplayOptions.defaultSessionTimeout,
-        groupBy: GroupBy = .none
+        components: InstrumentComponents = InstrumentComponents(), includeTrace: Bool = false,
+        includeRejected: Bool = false, middlewares: MiddlewareChains = MiddlewareChains(),
+        sessionTimeout: Int64 = ReplayOptions.defaultSessionTimeout, groupBy: GroupBy = .none
     ) {
-        self.hub = hub
+        self.components = components
         self.includeTrace = includeTrace
         self.includeRejected = includeRejected
         self.middlewares = middlewares

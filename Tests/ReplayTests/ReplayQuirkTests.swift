@@ -159,7 +159,9 @@ func avt(
 func replay(_ records: [AVTRecord], hub: HubKind = .ads, trace: Bool = false, rejected: Bool = false) -> CollectedReplay
 {
     CollectedReplay(
-        lines: records.map(Record.avt), options: ReplayOptions(hub: hub, includeTrace: trace, includeRejected: rejected)
+        lines: records.map(Record.avt),
+        options: ReplayOptions(
+            components: InstrumentComponents(hub: hub), includeTrace: trace, includeRejected: rejected)
     )
 }
 

@@ -3,9 +3,17 @@ import CMallocTuning
 import Foundation
 
 /// `avt-replay`: replays event logs (the default `replay` command) or sends kept metrics (`flush`).
-@main
 struct AvtReplayCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
+    /// `avt-replay`'s configuration under the name of the running ``ReplayTool``.
+    static var configuration: CommandConfiguration {
+        let name = ReplayTool.current.name
+        var configuration = avtReplayConfiguration
+        configuration.commandName = name
+        configuration.discussion = configuration.discussion.replacingOccurrences(of: "avt-replay ", with: name + " ")
+        return configuration
+    }
+
+    private static let avtReplayConfiguration = CommandConfiguration(
         commandName: "avt-replay",
         abstract: "Replay recorded OpenAVT player telemetry and write analytics reports.",
         discussion: """

@@ -136,7 +136,8 @@ struct ReplayCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let options = ReplayOptions(
-            hub: hub, includeTrace: trace || traceRejected, includeRejected: traceRejected,
+            components: ReplayTool.current.components(hub), includeTrace: trace || traceRejected,
+            includeRejected: traceRejected,
             middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware),
             sessionTimeout: sessionTimeout.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)))
         let reports: ReportSet

@@ -1,0 +1,3 @@
+import ReplayCLI
+
+ReplayTool().main()
