@@ -3,7 +3,8 @@ import PackageDescription
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
-/// CZlib, CSimdjson → EventLog; all of them → the `avt-replay` command.
+/// CZlib, CSimdjson → EventLog; MetricsPush and ReportDiff on their own; all of them → the
+/// `avt-replay` command.
 let package = Package(
     name: "avt-replay",
     products: [
@@ -15,6 +16,7 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "ReportEncoding", targets: ["ReportEncoding"]),
+        .library(name: "ReportDiff", targets: ["ReportDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
@@ -45,11 +47,12 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "CZlib", "CSimdjson"]),
         .target(name: "CMallocTuning"),
         .target(name: "MetricsPush"),
+        .target(name: "ReportDiff"),
         .executableTarget(
             name: "avt-replay",
             dependencies: [
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
-                "MetricsPush",
+                "MetricsPush", "ReportDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -68,6 +71,7 @@ let package = Package(
         .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "ReplayTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog"]),
         .testTarget(name: "MetricsPushTests", dependencies: ["MetricsPush"]),
+        .testTarget(name: "ReportDiffTests", dependencies: ["ReportDiff"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
