@@ -37,6 +37,7 @@ struct ReplayRun {
                 reader.counts.resumedRecords = try RunState.load(from: state, into: &reader.engine)
             } catch {
                 printError("avt-replay: \(error); no reports were written, the state file is unchanged")
+                reports.discard()
                 return (.inputFailed, reader.counts)
             }
         }
@@ -64,6 +65,7 @@ struct ReplayRun {
                 ? "--strict: \(reader.counts.problems) input problems"
                 : "too many rejected lines in \(reader.filesOverLimit.joined(separator: ", "))"
             printError("avt-replay: failed (\(why)); no reports were written, the previous ones are unchanged")
+            reports.discard()
             return (.inputFailed, reader.counts)
         }
         do {
@@ -71,6 +73,7 @@ struct ReplayRun {
             if let state { try RunState.save(reader.engine, to: state) }
         } catch {
             printError("avt-replay: \(error)")
+            reports.discard()
             return (.outputFailed, reader.counts)
         }
         return (reader.counts.problems == 0 ? .success : .inputSkipped, reader.counts)
