@@ -77,6 +77,8 @@ struct CommandLineTests {
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("avt-replay logs/*.jsonl.gz"))
         #expect(result.standardOutput.contains("Exit status: 0"))
+        #expect(result.standardOutput.contains("avt-replay check --expect expected/"))
+        #expect(result.standardOutput.contains("diff "))
     }
 }
 
