@@ -18,12 +18,21 @@ enum JSONText: Equatable {
 
     /// The members of the JSON object `line` holds.
     ///
+    /// - Parameters:
+    ///   - line: The bytes of one line.
+    ///   - nested: Whether objects inside the object are read into members too; when false
+    ///     they are kept as their text, which is much quicker for a line with many attributes.
     /// - Throws: ``ParseError`` when the line is not one JSON object (surrounding white space
-    ///   aside). Scalars and arrays are only delimited, not validated.
-    static func members(of line: Substring) throws(ParseError) -> [Member] {
-        var reader = Reader(bytes: Array(line.utf8))
+    ///   aside). Scalars and arrays (and, unless `nested`, inner objects) are only delimited,
+    ///   not validated.
+    static func members(of line: ArraySlice<UInt8>, nested: Bool = true) throws(ParseError) -> [Member] {
+        var reader = Reader(bytes: Array(line), readsNested: nested)
         reader.skipWhitespace()
-        guard case .object(let members) = try reader.value() else { throw ParseError() }
+        guard reader.index < reader.bytes.count, reader.bytes[reader.index] == UInt8(ascii: "{") else {
+            throw ParseError()
+        }
+        reader.depth = 1
+        let members = try reader.objectMembers()
         reader.skipWhitespace()
         guard reader.isAtEnd else { throw ParseError() }
         return members
@@ -46,6 +55,8 @@ enum JSONText: Equatable {
 
     private struct Reader {
         let bytes: [UInt8]
+        /// Whether inner objects are read into members, or kept as text.
+        let readsNested: Bool
         var index = 0
         /// Objects open around the current position; deeper nesting than `maxDepth` is refused.
         var depth = 0
@@ -61,6 +72,8 @@ enum JSONText: Equatable {
             guard index < bytes.count else { throw ParseError() }
             let start = index
             switch bytes[index] {
+            case UInt8(ascii: "{") where !readsNested:
+                try skipNested()
             case UInt8(ascii: "{"):
                 guard depth < Self.maxDepth else { throw ParseError() }
                 depth += 1
@@ -69,7 +82,7 @@ enum JSONText: Equatable {
             case UInt8(ascii: "\""):
                 try skipString()
             case UInt8(ascii: "["):
-                try skipArray()
+                try skipNested()
             default:
                 while index < bytes.count, !Self.delimiters.contains(bytes[index]) { index += 1 }
                 guard index > start else { throw ParseError() }
@@ -81,7 +94,8 @@ enum JSONText: Equatable {
             UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D,
         ]
 
-        private mutating func objectMembers() throws(ParseError) -> [Member] {
+        /// Reads the members of the object whose `{` is at `index`.
+        mutating func objectMembers() throws(ParseError) -> [Member] {
             index += 1
             var members: [Member] = []
             skipWhitespace()
@@ -124,8 +138,8 @@ enum JSONText: Equatable {
             throw ParseError()
         }
 
-        /// Moves past an array that starts at `index`, nested arrays, objects and strings included.
-        private mutating func skipArray() throws(ParseError) {
+        /// Moves past an array or object that starts at `index`, nested ones and strings included.
+        private mutating func skipNested() throws(ParseError) {
             var nesting = 0
             while index < bytes.count {
                 switch bytes[index] {

@@ -12,7 +12,7 @@ enum LineComparison {
             if let count = available[line], count > 0 {
                 available[line] = count - 1
             } else {
-                differences.append(ReportDifference(subject: "line: \(line)", change: .missing))
+                differences.append(ReportDifference(subject: "line: \(text(line))", change: .missing))
             }
         }
         available = counts(old)
@@ -20,19 +20,25 @@ enum LineComparison {
             if let count = available[line], count > 0 {
                 available[line] = count - 1
             } else {
-                differences.append(ReportDifference(subject: "line: \(line)", change: .new))
+                differences.append(ReportDifference(subject: "line: \(text(line))", change: .new))
             }
         }
         return differences
     }
 
-    static func lines(_ bytes: [UInt8]) -> [Substring] {
-        String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            .dropLast(bytes.last == UInt8(ascii: "\n") ? 1 : 0)
+    /// The lines of `bytes`, without their line feeds (and no empty last line after the last one).
+    static func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        Array(
+            bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+                .dropLast(bytes.last == UInt8(ascii: "\n") ? 1 : 0))
     }
 
-    private static func counts(_ lines: [Substring]) -> [Substring: Int] {
-        var counts: [Substring: Int] = [:]
+    static func text(_ line: ArraySlice<UInt8>) -> String {
+        String(decoding: line, as: UTF8.self)
+    }
+
+    private static func counts(_ lines: [ArraySlice<UInt8>]) -> [ArraySlice<UInt8>: Int] {
+        var counts: [ArraySlice<UInt8>: Int] = [:]
         for line in lines { counts[line, default: 0] += 1 }
         return counts
     }

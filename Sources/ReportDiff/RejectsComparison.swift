@@ -17,7 +17,7 @@ enum RejectsComparison {
     /// Each line's values by name, keyed by file and line, with the names in order.
     private static func rows(_ bytes: [UInt8]) -> [(row: KeyedRow, names: [String])]? {
         var rows: [(row: KeyedRow, names: [String])] = []
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
             guard let members = try? JSONText.members(of: line) else { return nil }
             var cells: [String: String] = [:]
             for member in members where cells[member.key] == nil {

@@ -70,8 +70,8 @@ public struct ReportComparison: Sendable {
         var index = 0
         while index < old.count && index < new.count && old[index] == new[index] { index += 1 }
         let change = ReportDifference.Change.rewritten(
-            line: index + 1, before: index < old.count ? String(old[index]) : nil,
-            after: index < new.count ? String(new[index]) : nil)
+            line: index + 1, before: index < old.count ? LineComparison.text(old[index]) : nil,
+            after: index < new.count ? LineComparison.text(new[index]) : nil)
         return ReportDifference(subject: "the same rows, in another order or written differently", change: change)
     }
 }

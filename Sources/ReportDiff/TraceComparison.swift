@@ -19,7 +19,7 @@ enum TraceComparison {
     private static func sequences(_ bytes: [UInt8]) -> (events: [String: [TraceEvent]], order: [String])? {
         var events: [String: [TraceEvent]] = [:]
         var order: [String] = []
-        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+        for line in bytes.split(separator: UInt8(ascii: "\n")) {
             guard let event = try? TraceEvent(line: line) else { return nil }
             if events[event.sequence] == nil { order.append(event.sequence) }
             events[event.sequence, default: []].append(event)
@@ -68,15 +68,18 @@ enum TraceComparison {
     }
 
     private static func valueChanges(_ before: TraceEvent, _ after: TraceEvent) -> [ValueChange] {
+        guard before.line != after.line else { return [] }
+        let beforeFields = before.fields()
+        let afterFields = after.fields()
         var afterValues: [String: String] = [:]
-        for field in after.fields where afterValues[field.name] == nil { afterValues[field.name] = field.value }
+        for field in afterFields where afterValues[field.name] == nil { afterValues[field.name] = field.value }
         var beforeNames = Set<String>()
         var changes: [ValueChange] = []
-        for field in before.fields where beforeNames.insert(field.name).inserted {
+        for field in beforeFields where beforeNames.insert(field.name).inserted {
             let value = afterValues[field.name]
             if value != field.value { changes.append(ValueChange(name: field.name, before: field.value, after: value)) }
         }
-        for field in after.fields where !beforeNames.contains(field.name) {
+        for field in afterFields where !beforeNames.contains(field.name) {
             beforeNames.insert(field.name)
             changes.append(ValueChange(name: field.name, before: nil, after: field.value))
         }

@@ -1,5 +1,7 @@
 /// One line of `events.jsonl`, as the comparison sees it.
 struct TraceEvent {
+    /// The line as written.
+    var line: ArraySlice<UInt8>
     /// Whose sequence it belongs to: `instrument I, tracker 0`, `app A, value proposition N`,
     /// `player P`.
     var sequence: String
@@ -8,18 +10,18 @@ struct TraceEvent {
     var identity: String
     /// The event's time, as written.
     var time: String
-    /// Every other value by name (`ts`, `attribute title`, `metric StartTime`, `meta artist`,
-    /// `rejected`, ...), in the order of the line.
-    var fields: [(name: String, value: String)]
+    /// The members that name the sequence, left out of ``fields()``.
+    private var sequenceKeys: [String]
 
-    /// Reads one line of the trace.
+    /// Reads what identifies one line of the trace (its attributes are read by ``fields()``,
+    /// only for a line that differs).
     ///
     /// - Throws: ``JSONText/ParseError`` when the line is not a JSON object.
-    init(line: Substring) throws(JSONText.ParseError) {
-        let members = try JSONText.members(of: line)
+    init(line: ArraySlice<UInt8>) throws(JSONText.ParseError) {
+        self.line = line
+        let members = try JSONText.members(of: line, nested: false)
         func plain(_ key: String) -> String { JSONText.value(key, in: members)?.plain ?? "?" }
         let type = plain("type")
-        let sequenceKeys: [String]
         switch type {
         case "avt":
             sequence = "instrument \(plain("instrument")), tracker \(plain("tracker"))"
@@ -30,7 +32,9 @@ struct TraceEvent {
             sequenceKeys = ["type", "app", "name"]
             if JSONText.value("error", in: members) != nil {
                 identity = "\(plain("error")) on \(plain("action"))"
-            } else if case .object(let attributes)? = JSONText.value("attrs", in: members) {
+            } else if case .text(let text)? = JSONText.value("attrs", in: members),
+                let attributes = try? JSONText.members(of: ArraySlice(text.utf8), nested: false)
+            {
                 identity = JSONText.value("status", in: attributes)?.plain ?? "event"
             } else {
                 identity = "event"
@@ -45,10 +49,20 @@ struct TraceEvent {
             identity = "event"
         }
         time = plain("ts")
-        fields = []
+    }
+
+    /// Every value but those that name the sequence, by name (`ts`, `attribute title`,
+    /// `metric StartTime`, `meta artist`, `rejected`, ...), in the order of the line; the
+    /// whole line as `line` if an inner object is not valid JSON.
+    func fields() -> [(name: String, value: String)] {
+        guard let members = try? JSONText.members(of: line) else {
+            return [("line", String(decoding: line, as: UTF8.self))]
+        }
+        var fields: [(name: String, value: String)] = []
         for member in members where !sequenceKeys.contains(member.key) {
             Self.flatten(member.value, name: member.key, prefix: Self.prefixes[member.key], into: &fields)
         }
+        return fields
     }
 
     /// How the members of a nested object are named: `attribute title`, `metric StartTime`.
