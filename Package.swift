@@ -3,8 +3,9 @@ import PackageDescription
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
-/// CIsal, CSimdjson → EventLog; all of them → ReplayCLI (the command line, a library so that
-/// other packages can build their own replay commands) → the `avt-replay` executable.
+/// CIsal, CSimdjson → EventLog; MetricsPush and ReportDiff on their own; all of them →
+/// ReplayCLI (the command line, a library so that other packages can build their own replay
+/// commands) → the `avt-replay` executable.
 let package = Package(
     name: "avt-replay",
     products: [
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "MetricsPush", targets: ["MetricsPush"]),
         .library(name: "ReplayCLI", targets: ["ReplayCLI"]),
         .library(name: "ReplayTestSupport", targets: ["ReplayTestSupport"]),
+        .library(name: "ReportDiff", targets: ["ReportDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
@@ -49,11 +51,12 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
         .target(name: "CMallocTuning"),
         .target(name: "MetricsPush"),
+        .target(name: "ReportDiff"),
         .target(
             name: "ReplayCLI",
             dependencies: [
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
-                "MetricsPush",
+                "MetricsPush", "ReportDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -73,6 +76,7 @@ let package = Package(
         .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "ReplayTestSupport"]),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog"]),
         .testTarget(name: "MetricsPushTests", dependencies: ["MetricsPush"]),
+        .testTarget(name: "ReportDiffTests", dependencies: ["ReportDiff"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReplayTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

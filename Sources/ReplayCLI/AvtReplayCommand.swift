@@ -2,7 +2,8 @@ import ArgumentParser
 import CMallocTuning
 import Foundation
 
-/// `avt-replay`: replays event logs (the default `replay` command) or sends kept metrics (`flush`).
+/// `avt-replay`: replays event logs (the default `replay` command), sends kept metrics (`flush`),
+/// or compares report sets (`check`, `diff`).
 struct AvtReplayCommand: ParsableCommand {
     /// `avt-replay`'s configuration under the name of the running ``ReplayTool``.
     static var configuration: CommandConfiguration {
@@ -26,7 +27,8 @@ struct AvtReplayCommand: ParsableCommand {
             Exit status: 0 when every line was replayed, 1 when some input was skipped (see \
             rejects.jsonl), 2 for a usage error, 3 when the reports could not be written, 4 when \
             --strict or --max-rejects refused the input (no reports written), 5 when metrics could \
-            not be delivered to a server (they are kept in the spool for the next run or flush).
+            not be delivered to a server (they are kept in the spool for the next run or flush). \
+            check and diff exit 0 when the report sets are the same and 1 when they differ.
 
             Examples:
               avt-replay logs/*.jsonl.gz
@@ -37,8 +39,11 @@ struct AvtReplayCommand: ParsableCommand {
               avt-replay --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen logs/*.gz
               avt-replay --influx http://127.0.0.1:8086/write?db=telemetry --graphite 127.0.0.1:2003 logs/*.gz
               avt-replay flush --spool reports/spool --influx http://127.0.0.1:8086/write?db=telemetry
+              avt-replay check --expect expected/ --trace --trace-rejected recorded/*.jsonl.gz
+              avt-replay check --record --expect expected/ --trace --trace-rejected recorded/*.jsonl.gz
+              avt-replay diff --max-differences 20 reports-before/ reports-after/
             """,
-        subcommands: [ReplayCommand.self, FlushCommand.self],
+        subcommands: [ReplayCommand.self, FlushCommand.self, CheckCommand.self, DiffCommand.self],
         defaultSubcommand: ReplayCommand.self
     )
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// The exit codes of `avt-replay`, as the README documents them.
+/// The exit codes of `avt-replay`, as the README documents them (`check` and `diff` use
+/// ``reportsDiffer`` for 1).
 enum ExitStatus: Int32 {
     /// Every input line was read and replayed (or is a record type not replayed yet).
     case success = 0
@@ -17,4 +18,9 @@ enum ExitStatus: Int32 {
     case metricsKept = 5
 
     var exitCode: ExitCode { ExitCode(rawValue) }
+
+    /// `check` and `diff`: the report sets differ. These commands never skip input silently
+    /// (a skipped line is a reject, and rejects are compared), so the code of
+    /// ``inputSkipped`` is free for them.
+    static let reportsDiffer = ExitCode(1)
 }

@@ -121,4 +121,12 @@ final class ReportSet {
         }
         try trace?.commit()
     }
+
+    /// Removes the temporary files of a run that failed, leaving the previous reports as they
+    /// were. The pipeline's threads keep the set alive until the process ends, so this cannot
+    /// be left to the writers' `deinit`.
+    func discard() {
+        for writer in [playbacks, vpSessions, marconiItems, influx, graphite, rejects] { writer.discard() }
+        trace?.discard()
+    }
 }

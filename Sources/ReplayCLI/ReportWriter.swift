@@ -22,10 +22,16 @@ final class ReportWriter {
     }
 
     deinit {
-        if descriptor >= 0 {
-            close(descriptor)
-            unlink(temporaryPath)
-        }
+        discard()
+    }
+
+    /// Drops what was written: the temporary file is removed and the target left as it was
+    /// (nothing happens after ``commit()``).
+    func discard() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+        unlink(temporaryPath)
     }
 
     func append(_ bytes: [UInt8]) {

@@ -113,6 +113,8 @@ struct BadInputTests {
         #expect(strict.status == 4)
         #expect(strict.standardError.contains("no reports were written"))
         #expect(try Self.contents(of: out) == before)
+        // Nor are the refused run's temporary files left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).sorted() == before.keys.sorted())
         #expect(try CommandRunner.run(["--out", out.path, "--max-rejects", "50%", log.path]).status == 4)
         #expect(try CommandRunner.run(["--out", out.path, "--max-rejects", "8", log.path]).status == 4)
         #expect(try Self.contents(of: out) == before)

@@ -78,6 +78,8 @@ struct CommandLineTests {
         #expect(result.standardOutput.contains("avt-replay logs/*.jsonl.gz"))
         #expect(result.standardOutput.contains("Exit status: 0"))
         #expect(result.standardOutput.contains("--group-by title,source_host"))
+        #expect(result.standardOutput.contains("avt-replay check --expect expected/"))
+        #expect(result.standardOutput.contains("diff "))
     }
 }
 

@@ -1,0 +1,120 @@
+import ArgumentParser
+import EventModel
+import Replay
+
+/// The input files and every option that decides what a replay writes: shared by `replay`
+/// and `check`, so that a check replays exactly as the command it stands for.
+struct ReplayArguments: ParsableArguments {
+    @Argument(help: "Event log files (.jsonl.gz or .jsonl), or - for standard input.")
+    var files: [String] = []
+
+    @Flag(name: .long, help: "Also write events.jsonl: every event that left the hub, with its metrics.")
+    var trace = false
+
+    @Flag(name: .long, help: "List the events the hub rejected in events.jsonl too (implies --trace).")
+    var traceRejected = false
+
+    @Option(name: .long, help: "The hub every instrument runs: ads (HubCoreAds) or core (HubCore).")
+    var hub: HubKind = .ads
+
+    @Option(name: .long, help: "The first part of metric names (Graphite path nodes, InfluxDB measurement).")
+    var prefix: String = "avt"
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Add the milliseconds between two statuses to value-proposition events that have both, as durationFromTo.",
+            valueName: "from:to"))
+    var vpDuration: [DurationOption] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A value-proposition middleware: duration:FROM:TO, capitalise-keys, skip-category:CAT or skip-name:N[,N]; prefix trace= or metrics= for one output. Applied in order, after --vp-duration.",
+            valueName: "[output=]spec"))
+    var vpMiddleware: [MiddlewareOption] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Close an instrument, app or player after this long without records, in log time (ms, s, m, h, d).",
+            valueName: "duration"))
+    var sessionTimeout = DurationArgument(minutes: 30)
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Report only the sessions whose first record is at or after this time (RFC 3339 or epoch ms).",
+            valueName: "time"))
+    var since: TimeArgument?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Report only the sessions whose first record is before this time (RFC 3339 or epoch ms).",
+            valueName: "time"))
+    var until: TimeArgument?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The time buckets of summary.csv and aggregates.csv, from 1m to 1d.", valueName: "duration"))
+    var bucket = DurationArgument(minutes: 60)
+
+    @Flag(name: .long, help: "Also write the aggregates of aggregates.csv to metrics.influx and metrics.graphite.")
+    var aggregate = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Split summary.csv and aggregates.csv (and the --aggregate points) by these dimensions: attribute names or system, instrument, source_host, app, name, player; repeatable, e.g. --group-by title,source_host.",
+            valueName: "key[,key...]"))
+    var groupBy: [GroupByArgument] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fail (exit 4, no reports written) when a file has more rejected lines than this: a count, or a percentage of its lines (5%).",
+            valueName: "n|p%"))
+    var maxRejects: RejectLimit?
+
+    @Flag(name: .long, help: "Fail (exit 4, no reports written) when any input is skipped.")
+    var strict = false
+
+    func validate() throws {
+        if files.isEmpty {
+            throw ValidationError("Give at least one event log file, or - to read standard input.")
+        }
+        if files.count(where: { $0 == "-" }) > 1 {
+            throw ValidationError("Standard input (-) can be read only once.")
+        }
+        if !(60_000...86_400_000).contains(bucket.milliseconds) {
+            throw ValidationError("--bucket must be from 1m to 1d.")
+        }
+        if let since, let until, since.timestamp >= until.timestamp {
+            throw ValidationError("--since must be before --until.")
+        }
+        var seen: Set<String> = []
+        for key in groupBy.flatMap(\.keys) where !seen.insert(key).inserted {
+            throw ValidationError("--group-by names \(key) twice.")
+        }
+    }
+
+    /// Whether `events.jsonl` is written (`--trace` or `--trace-rejected`).
+    var writesTrace: Bool { trace || traceRejected }
+
+    /// The replay engine's options.
+    var replayOptions: ReplayOptions {
+        ReplayOptions(
+            components: ReplayTool.current.components(hub), includeTrace: writesTrace,
+            includeRejected: traceRejected,
+            middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware),
+            sessionTimeout: sessionTimeout.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)))
+    }
+
+    /// The sessions whose reports are written (`--since`, `--until`).
+    var window: Range<Timestamp> {
+        (since?.timestamp ?? Timestamp(milliseconds: .min))..<(until?.timestamp ?? Timestamp(milliseconds: .max))
+    }
+}
+
+extension HubKind: ExpressibleByArgument {}
