@@ -30,7 +30,7 @@ struct AvtReplayCommand: ParsableCommand {
               avt-replay --influx http://127.0.0.1:8086/write?db=telemetry --graphite 127.0.0.1:2003 logs/*.gz
               avt-replay flush --spool reports/spool --influx http://127.0.0.1:8086/write?db=telemetry
             """,
-        subcommands: [ReplayCommand.self, FlushCommand.self],
+        subcommands: [ReplayCommand.self, MergeCommand.self, FlushCommand.self],
         defaultSubcommand: ReplayCommand.self
     )
 

@@ -100,6 +100,13 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .long, help: "Fail (exit 4, no reports written) when any input is skipped.")
     var strict = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Replay only the sessions whose id hashes to shard K of N (reading all input), and write what merge needs to combine the N shards' reports.",
+            valueName: "k/n"))
+    var shard: ShardArgument?
+
     @OptionGroup var push: PushOptions
 
     @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
@@ -125,6 +132,22 @@ struct ReplayCommand: ParsableCommand {
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
         }
+        if let shard {
+            if shard.count < 1 {
+                throw ValidationError(
+                    "--shard \(shard.index)/\(shard.count): N, the number of shards, must be at least 1.")
+            }
+            if shard.shard == nil {
+                throw ValidationError(
+                    "--shard \(shard.index)/\(shard.count): K must be from 1 to N (\(shard.count)), as in --shard 1/\(shard.count)."
+                )
+            }
+            if push.isEnabled {
+                throw ValidationError(
+                    "--shard writes one shard's reports: push the merged reports instead (avt-replay merge --influx/--graphite)."
+                )
+            }
+        }
     }
 
     func run() throws {
@@ -145,14 +168,16 @@ struct ReplayCommand: ParsableCommand {
                 folder: out, withTrace: options.includeTrace, prefix: prefix, bucket: bucket.milliseconds,
                 groupBy: options.groupBy, aggregatesAsPoints: aggregate,
                 window: (since?.timestamp ?? Timestamp(milliseconds: .min))..<(until?.timestamp
-                    ?? Timestamp(milliseconds: .max)))
+                    ?? Timestamp(milliseconds: .max)),
+                sharding: shard?.shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) })
         } catch {
             printError("avt-replay: \(error)")
             return .outputFailed
         }
         let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(
-            engine: ReplayEngine(options: options), reports: reports, pipeline: pipeline, quiet: quiet,
+            engine: ReplayEngine(options: options, shard: shard?.shard ?? .all), reports: reports, pipeline: pipeline,
+            quiet: quiet,
             rejectLimit: maxRejects)
         if let state {
             do {
@@ -203,6 +228,22 @@ struct ReplayCommand: ParsableCommand {
         }
         if !pushed { return .metricsKept }
         return reader.counts.problems == 0 ? .success : .inputSkipped
+    }
+
+    /// The options that shape the reports, one `name=value` each, in a fixed order: the shards
+    /// of a sharded run must all have the same to be merged.
+    var reportOptions: [String] {
+        var options = [
+            "hub=\(hub.rawValue)", "prefix=\(prefix)", "bucket=\(bucket.milliseconds)",
+            "group-by=\(groupBy.flatMap(\.keys).joined(separator: ","))", "aggregate=\(aggregate)",
+            "trace=\(trace || traceRejected)", "trace-rejected=\(traceRejected)",
+            "session-timeout=\(sessionTimeout.milliseconds)",
+            "since=\(since.map { String($0.timestamp.milliseconds) } ?? "")",
+            "until=\(until.map { String($0.timestamp.milliseconds) } ?? "")",
+            "state=\(state != nil)", "finish=\(finish)",
+        ]
+        options += (vpDuration.map(\.option) + vpMiddleware).map { "vp-middleware=\($0.argument)" }
+        return options
     }
 
     /// The inputs in replay order: by file name, then by path, each path once.
