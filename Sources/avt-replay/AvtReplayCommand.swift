@@ -29,6 +29,8 @@ struct AvtReplayCommand: ParsableCommand {
               avt-replay --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen logs/*.gz
               avt-replay --influx http://127.0.0.1:8086/write?db=telemetry --graphite 127.0.0.1:2003 logs/*.gz
               avt-replay flush --spool reports/spool --influx http://127.0.0.1:8086/write?db=telemetry
+              avt-replay --shard 2/3 --out shard-2 logs/*.gz      (one of three machines, then:)
+              avt-replay merge --out reports shard-1 shard-2 shard-3
             """,
         subcommands: [ReplayCommand.self, MergeCommand.self, FlushCommand.self],
         defaultSubcommand: ReplayCommand.self
