@@ -25,6 +25,7 @@ final class ReportSet {
     private let prefix: String
     private let index: ReportWriter?
     private let statePath: String
+    private let indexPath: String
 
     /// What a sharded run (`--shard K/N`) adds to its reports for `merge`.
     struct Sharding {
@@ -70,8 +71,9 @@ final class ReportSet {
         self.aggregatesAsPoints = aggregatesAsPoints
         self.sharding = sharding
         statePath = path(Self.stateName)
+        indexPath = path(Self.indexName)
         if sharding != nil {
-            let index = try ReportWriter(path: path(Self.indexName))
+            let index = try ReportWriter(path: indexPath)
             index.append(SessionsIndex.header())
             self.index = index
         } else {
@@ -141,7 +143,8 @@ final class ReportSet {
 
     /// Writes `summary.csv` and `aggregates.csv` (and with `--aggregate` the aggregates as points),
     /// then renames every file over its target; a sharded run then writes `sessions.index` and
-    /// `summary.state`.
+    /// `summary.state`, and any other run removes those an earlier sharded run left in the
+    /// folder, so that `merge` cannot take its reports for a shard's.
     func commit() throws(AtomicFile.WriteError) {
         try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
         try AtomicFile.write(AggregatesReport.encode(aggregates), to: aggregatesPath)
@@ -152,7 +155,11 @@ final class ReportSet {
         for writer in sessionFiles.compactMap({ $0 }) + [rejects] {
             try writer.commit()
         }
-        guard let sharding, let index else { return }
+        guard let sharding, let index else {
+            unlink(statePath)
+            unlink(indexPath)
+            return
+        }
         try index.commit()
         let state = SummaryState(
             shard: sharding.shard.index, shards: sharding.shard.count, options: sharding.options, prefix: prefix,

@@ -138,6 +138,11 @@ struct ShardMergeTests {
             #expect(result.standardError.contains(message), "\(result.standardError)")
             #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("playbacks.csv").path))
         }
+        // An unsharded run over a shard's folder removes what made it a shard's.
+        _ = try CommandRunner.run(["--quiet", "--out", first] + CommandRunner.samples)
+        let result = try CommandRunner.run(["merge", "--out", out.path, first])
+        #expect(result.status == 4)
+        #expect(result.standardError.contains("summary.state"), "\(result.standardError)")
         #expect(try CommandRunner.run(["merge", "--out", out.path]).status == 2)
         #expect(try CommandRunner.run(["merge", "--out", first, first]).status == 2)
     }
