@@ -58,6 +58,7 @@ let package = Package(
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
                 "MetricsPush", "ReportDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .executableTarget(name: "avt-replay", dependencies: ["ReplayCLI"]),

@@ -1,5 +1,4 @@
 import EventModel
-import Histogram
 
 /// The KPIs of `summary.csv`, per time bucket and over everything, built as sessions close.
 ///
@@ -10,6 +9,9 @@ import Histogram
 /// with the playbacks. Startup-time percentiles come from an HdrHistogram per row (two
 /// significant digits: a percentile is within 1% of the exact value), which buckets and
 /// shards can add up.
+///
+/// Summaries merge exactly (``merge(_:)``): the summary of several shards' sessions merged is
+/// the summary of all of them, row for row; ``state`` is what a shard keeps for that.
 public struct KPISummary: Sendable {
     /// The bucket length, in milliseconds.
     public let bucket: Int64
@@ -52,6 +54,89 @@ public struct KPISummary: Sendable {
             buckets[BucketKey(start: bucketStart(session.openedTimestamp), group: group), default: KPIs()]
                 .add(session)
             totals[group].add(session)
+        }
+    }
+
+    /// Adds another summary's rows, spans and sketches: the summary of both summaries'
+    /// sessions. Both must have the same ``bucket`` and ``groupBy``.
+    public mutating func merge(_ other: KPISummary) {
+        var groupOfOther: [Int] = []
+        for (index, values) in other.groups.enumerated() {
+            let group = group(of: values)
+            groupOfOther.append(group)
+            totals[group].merge(other.totals[index])
+            playbackSpans[group].append(contentsOf: other.playbackSpans[index])
+        }
+        for (key, kpis) in other.buckets {
+            buckets[BucketKey(start: key.start, group: groupOfOther[key.group]), default: KPIs()].merge(kpis)
+        }
+    }
+
+    /// What ``merge(_:)`` needs of a summary, in a canonical order: each group's values, its
+    /// `all` KPIs, its playbacks' spans (first and last time, pair by pair, in the order they
+    /// were added) and its buckets, groups by values (byte-wise) and buckets by start.
+    public struct State: Codable, Sendable {
+        public var bucket: Int64
+        public var groupBy: [String]
+        public var groups: [Group]
+
+        /// One group of dimension values.
+        public struct Group: Codable, Sendable {
+            public var values: [String]
+            public var all: KPIs
+            public var playbackSpans: [Int64]
+            public var buckets: [Bucket]
+        }
+
+        /// One bucket of a group.
+        public struct Bucket: Codable, Sendable {
+            public var start: Int64
+            public var kpis: KPIs
+        }
+    }
+
+    /// The summary's state, from which ``init(state:)`` rebuilds it.
+    public var state: State {
+        var bucketsByGroup = [[State.Bucket]](repeating: [], count: groups.count)
+        for (key, kpis) in buckets.sorted(by: { $0.key.start < $1.key.start }) {
+            bucketsByGroup[key.group].append(State.Bucket(start: key.start, kpis: kpis))
+        }
+        let order = groups.indices.sorted { GroupBy.precedes(groups[$0], groups[$1]) }
+        return State(
+            bucket: bucket, groupBy: groupBy.keys,
+            groups: order.map { group in
+                State.Group(
+                    values: groups[group], all: totals[group],
+                    playbackSpans: playbackSpans[group].flatMap { [$0.first, $0.last] }, buckets: bucketsByGroup[group])
+            })
+    }
+
+    /// Rebuilds a summary from its ``state``.
+    /// - Throws: ``StateError`` when the state is not one a summary could have.
+    public init(state: State) throws(StateError) {
+        guard (60_000...86_400_000).contains(state.bucket) else {
+            throw StateError("the bucket length \(state.bucket) ms is not from 1m to 1d")
+        }
+        self.init(bucket: state.bucket, groupBy: GroupBy(state.groupBy))
+        var seen: Set<[String]> = []
+        for stored in state.groups {
+            guard stored.values.count == state.groupBy.count else {
+                throw StateError("a group has \(stored.values.count) values for \(state.groupBy.count) keys")
+            }
+            guard stored.playbackSpans.count.isMultiple(of: 2) else {
+                throw StateError("the playback spans of group \(stored.values) are not pairs")
+            }
+            guard seen.insert(stored.values).inserted else {
+                throw StateError("the group \(stored.values) is there twice")
+            }
+            let group = group(of: stored.values)
+            totals[group] = stored.all
+            playbackSpans[group] = stride(from: 0, to: stored.playbackSpans.count, by: 2).map {
+                (stored.playbackSpans[$0], stored.playbackSpans[$0 + 1])
+            }
+            for entry in stored.buckets {
+                buckets[BucketKey(start: entry.start, group: group), default: KPIs()].merge(entry.kpis)
+            }
         }
     }
 
@@ -131,83 +216,5 @@ public struct KPISummary: Sendable {
 
     private func bucketStart(_ time: Timestamp) -> Int64 {
         time.bucketStart(length: bucket).milliseconds
-    }
-}
-
-/// The KPIs of one bucket: the formulas are in the README.
-public struct KPIs: Sendable {
-    /// Playback rows.
-    public private(set) var views: Int64 = 0
-    /// Playbacks that started.
-    public private(set) var plays: Int64 = 0
-    public private(set) var exitsBeforeStart: Int64 = 0
-    public private(set) var startFailures: Int64 = 0
-    /// Plays with a start time, and the sum of their start times.
-    public private(set) var startupCount: Int64 = 0
-    public private(set) var startupSum: Int64 = 0
-    /// Play time plus rebuffer time.
-    public private(set) var watchTime: Int64 = 0
-    public private(set) var rebuffers: Int64 = 0
-    public private(set) var rebufferTime: Int64 = 0
-    /// Playbacks that started and had an error.
-    public private(set) var playbackFailures: Int64 = 0
-    /// Playbacks that ended (`End`, `Stop` or `Next`) without an error.
-    public private(set) var endedWithoutErrors: Int64 = 0
-    /// Quality changes, up and down.
-    public private(set) var qualityChanges: Int64 = 0
-    public private(set) var vpSessions: Int64 = 0
-    public private(set) var vpCompleted: Int64 = 0
-    /// Play time with a known bitrate, and the sum of bitrate × play time over it (bit-milliseconds).
-    public private(set) var bitrateTime: Int64 = 0
-    public private(set) var bitMilliseconds: Int128 = 0
-    /// Play time above and below each playback's initial bitrate.
-    public private(set) var upscaleTime: Int64 = 0
-    public private(set) var downscaleTime: Int64 = 0
-    /// Errors before or within a second of their playback's start, and later ones.
-    public private(set) var initialErrors: Int64 = 0
-    public private(set) var midstreamErrors: Int64 = 0
-    /// The start times' sketch, made at the first start time (about 7 KB).
-    private var startup: Histogram<UInt32>?
-
-    public init() {}
-
-    mutating func add(_ playback: PlaybackSummary) {
-        views += 1
-        if playback.didStart { plays += 1 }
-        if playback.isExitBeforeStart { exitsBeforeStart += 1 }
-        if playback.isStartFailure { startFailures += 1 }
-        if playback.didStart && playback.errors > 0 { playbackFailures += 1 }
-        if playback.endAction != nil && playback.errors == 0 { endedWithoutErrors += 1 }
-        qualityChanges += playback.qualityChanges
-        if playback.didStart, let startTime = playback.startTime {
-            startupCount += 1
-            startupSum += startTime
-            if startup == nil {
-                var sketch = Histogram<UInt32>(
-                    lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .two)
-                sketch.autoResize = true
-                startup = sketch
-            }
-            _ = startup?.record(UInt64(max(0, startTime)))
-        }
-        bitrateTime &+= playback.bitrateTime
-        bitMilliseconds &+= playback.bitMilliseconds
-        upscaleTime &+= playback.upscaleTime
-        downscaleTime &+= playback.downscaleTime
-        initialErrors += playback.initialErrors
-        midstreamErrors += playback.midstreamErrors
-        watchTime += playback.playTime + playback.rebufferTime
-        rebuffers += playback.rebuffers
-        rebufferTime += playback.rebufferTime
-    }
-
-    mutating func add(_ session: VPSessionSummary) {
-        vpSessions += 1
-        if session.outcome == .completed { vpCompleted += 1 }
-    }
-
-    /// A startup-time percentile, or `nil` without start times.
-    public func startupPercentile(_ percentile: Double) -> Int64? {
-        startup.map { Int64($0.valueAtPercentile(percentile)) }
     }
 }

@@ -8,6 +8,10 @@ import OpenAVT
 /// since the epoch (UTC), as in ``KPISummary``. With `--group-by` (``GroupBy``), a metric also
 /// counts in the group of the playback, value-proposition session or Marconi item it belongs
 /// to; memory grows with the rows (bucket, group, system and name), not with the metrics.
+///
+/// Sums are exact sums rounded once (``ExactSum``), so they do not depend on the order of the
+/// metrics, and aggregates merge exactly (``merge(_:)``): those of several shards merged are
+/// those of all their metrics.
 public struct MetricAggregates: Sendable {
     /// The bucket length, in milliseconds.
     public let bucket: Int64
@@ -39,31 +43,41 @@ public struct MetricAggregates: Sendable {
     }
 
     /// The aggregate of one metric in one bucket.
-    public struct Aggregate: Hashable, Sendable {
+    public struct Aggregate: Hashable, Sendable, Codable {
         public private(set) var count: Int64 = 0
-        public private(set) var sum: Double = 0
         public private(set) var minimum: Double = .infinity
         public private(set) var maximum: Double = -.infinity
-        public private(set) var sumOfSquares: Double = 0
+        private var total = ExactSum()
+        private var totalOfSquares = ExactSum()
+
+        private enum CodingKeys: String, CodingKey {
+            case count, minimum = "min", maximum = "max", total = "sum", totalOfSquares = "sumSquares"
+        }
 
         /// An aggregate of no value.
         public init() {}
 
+        /// The sum of the values, correctly rounded.
+        public var sum: Double { total.value }
+
+        /// The sum of the values' squares (each rounded), correctly rounded.
+        public var sumOfSquares: Double { totalOfSquares.value }
+
         mutating func add(_ value: Double) {
             count += 1
-            sum += value
+            total.add(value)
             minimum = Swift.min(minimum, value)
             maximum = Swift.max(maximum, value)
-            sumOfSquares += value * value
+            totalOfSquares.add(value * value)
         }
 
-        /// Adds another aggregate's values, as if they had been added one by one.
+        /// Adds another aggregate's values, exactly as if they had been added one by one.
         public mutating func merge(_ other: Aggregate) {
             count += other.count
-            sum += other.sum
+            total.add(other.total)
             minimum = Swift.min(minimum, other.minimum)
             maximum = Swift.max(maximum, other.maximum)
-            sumOfSquares += other.sumOfSquares
+            totalOfSquares.add(other.totalOfSquares)
         }
 
         /// The mean, or `nil` without values.
@@ -96,6 +110,58 @@ public struct MetricAggregates: Sendable {
             }
             guard value.isFinite else { continue }
             aggregates[key, default: Aggregate()].add(value)
+        }
+    }
+
+    /// Adds another set of aggregates' rows: the aggregates of both sets' metrics. Both must
+    /// have the same ``bucket`` and ``groupBy``.
+    public mutating func merge(_ other: MetricAggregates) {
+        for (key, aggregate) in other.aggregates {
+            aggregates[key, default: Aggregate()].merge(aggregate)
+        }
+    }
+
+    /// What ``merge(_:)`` needs of a set of aggregates: its rows, in ``rows`` order.
+    public struct State: Codable, Sendable {
+        public var bucket: Int64
+        public var groupBy: [String]
+        public var rows: [Row]
+
+        /// One row: its key's parts and its aggregate.
+        public struct Row: Codable, Sendable {
+            public var bucket: Int64
+            public var group: [String]
+            public var system: String
+            public var metric: String
+            public var aggregate: Aggregate
+        }
+    }
+
+    /// The aggregates' state, from which ``init(state:)`` rebuilds them.
+    public var state: State {
+        State(
+            bucket: bucket, groupBy: groupBy.keys,
+            rows: rows.map { key, aggregate in
+                State.Row(
+                    bucket: key.bucket.milliseconds, group: key.group, system: key.system.rawValue, metric: key.name,
+                    aggregate: aggregate)
+            })
+    }
+
+    /// Rebuilds aggregates from their ``state``.
+    /// - Throws: ``StateError`` when the state is not one aggregates could have.
+    public init(state: State) throws(StateError) {
+        self.init(bucket: state.bucket, groupBy: GroupBy(state.groupBy))
+        for row in state.rows {
+            guard let system = MetricSystem(rawValue: row.system) else {
+                throw StateError("unknown system \"\(row.system)\"")
+            }
+            guard row.group.count == state.groupBy.count, row.aggregate.count > 0 else {
+                throw StateError("the row of \(row.metric) at \(row.bucket) has no values or the wrong group")
+            }
+            let key = Key(
+                bucket: Timestamp(milliseconds: row.bucket), group: row.group, system: system, name: row.metric)
+            aggregates[key, default: Aggregate()].merge(row.aggregate)
         }
     }
 

@@ -18,8 +18,16 @@ import OpenAVT
 /// do not depend on how the records of different sessions interleave in the input (as long
 /// as none arrives later than the timeout). Ids are scoped with the time of the session's
 /// first record, so a session that starts again gets new ones.
+///
+/// With a ``Shard`` other than ``Shard/all``, every record moves the watermark (so sessions
+/// close exactly when they would in an unsharded run), but only the records of the shard's
+/// sessions are kept and replayed.
 public struct ReplayEngine {
     private let options: ReplayOptions
+    /// The sessions this engine replays.
+    public let shard: Shard
+    /// Records added so far: closed sessions carry it as ``ClosedSession/sequence``.
+    private var recordsAdded: Int64 = 0
     private var sessions: [SessionKey: PendingSession] = [:]
     private var closing = Heap<CloseCandidate>()
     /// The latest `ts` read so far.
@@ -27,9 +35,10 @@ public struct ReplayEngine {
     /// Sessions closed by the timeout so far.
     public private(set) var timedOutSessions = 0
 
-    /// Creates an engine with no session open.
-    public init(options: ReplayOptions = ReplayOptions()) {
+    /// Creates an engine with no session open, that replays the sessions of `shard`.
+    public init(options: ReplayOptions = ReplayOptions(), shard: Shard = .all) {
         self.options = options
+        self.shard = shard
     }
 
     /// Adds a record read at `position`, and returns the sessions it closed, to be replayed
@@ -43,6 +52,7 @@ public struct ReplayEngine {
         if watermark.map({ timestamp > $0 }) ?? true {
             watermark = timestamp
         }
+        recordsAdded += 1
         let closed = closeIdleSessions()
         insert(record, at: position)
         return closed
@@ -50,12 +60,14 @@ public struct ReplayEngine {
 
     /// Puts back a record of a session an earlier run left open (``openSessionRecords``),
     /// without moving the watermark or closing anything; call ``resume(watermark:)`` after.
+    /// A record of another shard's session is left out.
     public mutating func restore(_ record: Record, at position: SourcePosition) {
         insert(record, at: position)
     }
 
     private mutating func insert(_ record: Record, at position: SourcePosition) {
         let key = SessionKey(of: record)
+        guard shard.contains(key) else { return }
         let isNewLatest = sessions[key, default: PendingSession()].add(record, at: position)
         if isNewLatest {
             closing.insert(CloseCandidate(latest: record.timestamp, key: key))
@@ -69,7 +81,9 @@ public struct ReplayEngine {
         }
         sessions = [:]
         closing = Heap()
-        return remaining.map { ClosedSession($0.key, $0.value, closing: .inputEnd, options: options) }
+        return remaining.map {
+            ClosedSession($0.key, $0.value, closing: .inputEnd, sequence: recordsAdded + 1, options: options)
+        }
     }
 
     /// The records of the sessions still open, in the order ``finish()`` would close them,
@@ -98,7 +112,8 @@ public struct ReplayEngine {
             guard let session = sessions[candidate.key], session.latest == candidate.latest else { continue }
             sessions[candidate.key] = nil
             timedOutSessions += 1
-            closed.append(ClosedSession(candidate.key, session, closing: .timeout, options: options))
+            closed.append(
+                ClosedSession(candidate.key, session, closing: .timeout, sequence: recordsAdded, options: options))
         }
         return closed
     }
@@ -161,15 +176,20 @@ public struct ClosedSession: Sendable {
     public let key: SessionKey
     /// Why it closed.
     public let closing: SessionReport.Closing
+    /// The records added to the engine when it closed (the one that closed it included), or
+    /// one more than all of them when the input ended (``SessionReport/closeSequence``).
+    public let sequence: Int64
     /// The records, in replay order.
     public let records: [Record]
     private let options: ReplayOptions
 
     fileprivate init(
-        _ key: SessionKey, _ session: PendingSession, closing: SessionReport.Closing, options: ReplayOptions
+        _ key: SessionKey, _ session: PendingSession, closing: SessionReport.Closing, sequence: Int64,
+        options: ReplayOptions
     ) {
         self.key = key
         self.closing = closing
+        self.sequence = sequence
         self.records = session.orderedRecords
         self.options = options
     }
@@ -180,6 +200,8 @@ public struct ClosedSession: Sendable {
         let scope = String(ordered.first?.timestamp.milliseconds ?? 0)
         var report = SessionReport(key: key, closing: closing)
         report.firstTimestamp = ordered.first?.timestamp
+        report.lastTimestamp = ordered.last?.timestamp
+        report.closeSequence = sequence
         switch key.system {
         case .openavt:
             let avt = ordered.compactMap { record -> AVTRecord? in

@@ -17,6 +17,11 @@ public struct SessionReport: Hashable, Sendable {
     public var closing: Closing
     /// The time of the session's first record.
     public var firstTimestamp: Timestamp?
+    /// The time of the session's latest record.
+    public var lastTimestamp: Timestamp?
+    /// The records the engine had read when the session closed (the one that closed it
+    /// included), or one more than all of them when the input ended: see ``order``.
+    public var closeSequence: Int64 = 0
     /// The playbacks of an instrument, in the order they began.
     public var playbacks: [PlaybackSummary] = []
     /// The value-proposition sessions of an app session, in the order they opened.
@@ -31,5 +36,10 @@ public struct SessionReport: Hashable, Sendable {
     public init(key: SessionKey, closing: Closing) {
         self.key = key
         self.closing = closing
+    }
+
+    /// Where the session's rows go among every session's: the order sessions close in.
+    public var order: SessionOrder {
+        SessionOrder(sequence: closeSequence, latest: lastTimestamp ?? Timestamp(milliseconds: 0), key: key)
     }
 }

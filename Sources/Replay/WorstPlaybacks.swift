@@ -1,3 +1,5 @@
+import EventModel
+
 /// The playbacks that went worst, for `report.html`: a fixed number of them, kept as sessions close.
 ///
 /// Only playbacks with an error or with rebuffer time are candidates. They rank by, in turn:
@@ -17,11 +19,66 @@ public struct WorstPlaybacks: Sendable {
 
     /// Considers the playbacks of a closed session.
     public mutating func add(_ report: SessionReport) {
-        for playback in report.playbacks where playback.errors > 0 || playback.rebufferTime > 0 {
-            if ranked.count == limit, let last = ranked.last, !Self.ranksBefore(playback, last) { continue }
-            let index = ranked.firstIndex { Self.ranksBefore(playback, $0) } ?? ranked.endIndex
-            ranked.insert(playback, at: index)
-            if ranked.count > limit { ranked.removeLast() }
+        for playback in report.playbacks { consider(playback) }
+    }
+
+    private mutating func consider(_ playback: PlaybackSummary) {
+        guard playback.errors > 0 || playback.rebufferTime > 0 else { return }
+        if ranked.count == limit, let last = ranked.last, !Self.ranksBefore(playback, last) { return }
+        let index = ranked.firstIndex { Self.ranksBefore(playback, $0) } ?? ranked.endIndex
+        ranked.insert(playback, at: index)
+        if ranked.count > limit { ranked.removeLast() }
+    }
+
+    /// A kept playback as a shard's `summary.state` holds it: what the ranking and
+    /// `report.html` read.
+    public struct Entry: Codable, Sendable {
+        var instrument: String
+        var tracker: Int
+        var playbackID: String
+        var title: String?
+        var firstTimestamp: Int64
+        var startTime: Int64?
+        var playTime: Int64
+        var rebuffers: Int64
+        var rebufferTime: Int64
+        var errors: Int64
+        var endAction: String?
+        var didStart: Bool
+        var hasContentEvents: Bool
+        var timedOut: Bool
+    }
+
+    /// The kept playbacks, to merge with other shards' (``merge(_:)``).
+    public var state: [Entry] {
+        ranked.map { playback in
+            Entry(
+                instrument: playback.instrument, tracker: playback.tracker, playbackID: playback.playbackID,
+                title: playback.title, firstTimestamp: playback.firstTimestamp.milliseconds,
+                startTime: playback.startTime, playTime: playback.playTime, rebuffers: playback.rebuffers,
+                rebufferTime: playback.rebufferTime, errors: playback.errors, endAction: playback.endAction,
+                didStart: playback.didStart, hasContentEvents: playback.hasContentEvents, timedOut: playback.timedOut)
+        }
+    }
+
+    /// Adds another shard's kept playbacks: the ranking is total, so the merged ones are those
+    /// one run over all shards' playbacks keeps.
+    public mutating func merge(_ entries: [Entry]) {
+        for entry in entries {
+            var playback = PlaybackSummary(
+                instrument: entry.instrument, tracker: entry.tracker, playbackID: entry.playbackID,
+                firstTimestamp: Timestamp(milliseconds: entry.firstTimestamp))
+            playback.title = entry.title
+            playback.startTime = entry.startTime
+            playback.playTime = entry.playTime
+            playback.rebuffers = entry.rebuffers
+            playback.rebufferTime = entry.rebufferTime
+            playback.errors = entry.errors
+            playback.endAction = entry.endAction
+            playback.didStart = entry.didStart
+            playback.hasContentEvents = entry.hasContentEvents
+            playback.timedOut = entry.timedOut
+            consider(playback)
         }
     }
 

@@ -42,8 +42,10 @@ struct AvtReplayCommand: ParsableCommand {
               avt-replay check --expect expected/ --trace --trace-rejected recorded/*.jsonl.gz
               avt-replay check --record --expect expected/ --trace --trace-rejected recorded/*.jsonl.gz
               avt-replay diff --max-differences 20 reports-before/ reports-after/
+              avt-replay --shard 2/3 --out shard-2 logs/*.gz      (one of three machines, then:)
+              avt-replay merge --out reports shard-1 shard-2 shard-3
             """,
-        subcommands: [ReplayCommand.self, FlushCommand.self, CheckCommand.self, DiffCommand.self],
+        subcommands: [ReplayCommand.self, MergeCommand.self, FlushCommand.self, CheckCommand.self, DiffCommand.self],
         defaultSubcommand: ReplayCommand.self
     )
 

@@ -19,8 +19,11 @@ struct MiddlewareOption: ExpressibleByArgument {
 
     var output: Output
     var middleware: Middleware
+    /// The option's value as given (`metrics=skip-name:a,b`).
+    var argument: String
 
     init?(argument: String) {
+        self.argument = argument
         var spec = Substring(argument)
         output = .all
         if let equals = spec.firstIndex(of: "=") {

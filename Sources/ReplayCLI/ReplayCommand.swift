@@ -23,6 +23,13 @@ struct ReplayCommand: ParsableCommand {
     @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
     var finish = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Replay only the sessions whose id hashes to shard K of N (reading all input), and write what merge needs to combine the N shards' reports.",
+            valueName: "k/n"))
+    var shard: ShardArgument?
+
     @OptionGroup var push: PushOptions
 
     @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
@@ -31,6 +38,22 @@ struct ReplayCommand: ParsableCommand {
     func validate() throws {
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
+        }
+        if let shard {
+            if shard.count < 1 {
+                throw ValidationError(
+                    "--shard \(shard.index)/\(shard.count): N, the number of shards, must be at least 1.")
+            }
+            if shard.shard == nil {
+                throw ValidationError(
+                    "--shard \(shard.index)/\(shard.count): K must be from 1 to N (\(shard.count)), as in --shard 1/\(shard.count)."
+                )
+            }
+            if push.isEnabled {
+                throw ValidationError(
+                    "--shard writes one shard's reports: push the merged reports instead (avt-replay merge --influx/--graphite)."
+                )
+            }
         }
     }
 
@@ -42,8 +65,10 @@ struct ReplayCommand: ParsableCommand {
     private func execute() -> ExitStatus {
         let clock = ContinuousClock()
         let started = clock.now
-        let (status, counts) = ReplayRun(arguments: replay, out: out, state: state, finish: finish, quiet: quiet)
-            .execute()
+        let (status, counts) = ReplayRun(
+            arguments: replay, out: out, state: state, finish: finish, shard: shard?.shard, quiet: quiet
+        )
+        .execute()
         if status == .outputFailed || status == .inputFailed { return status }
         let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : true
         if !quiet {

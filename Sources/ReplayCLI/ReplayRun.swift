@@ -1,3 +1,4 @@
+import EventModel
 import Foundation
 import Replay
 
@@ -11,6 +12,8 @@ struct ReplayRun {
     var state: String? = nil
     /// `--finish`: close every session at the end even with a state.
     var finish = false
+    /// `--shard K/N`: replay only this shard's sessions, and write what `merge` needs.
+    var shard: Shard? = nil
     var quiet: Bool
 
     /// Replays and writes the reports (and the state). Returns ``ExitStatus/success`` or
@@ -23,15 +26,16 @@ struct ReplayRun {
             reports = try ReportSet(
                 folder: out, withTrace: options.includeTrace, prefix: arguments.prefix,
                 bucket: arguments.bucket.milliseconds, groupBy: options.groupBy,
-                aggregatesAsPoints: arguments.aggregate,
-                window: arguments.window)
+                aggregatesAsPoints: arguments.aggregate, window: arguments.window,
+                sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) })
         } catch {
             printError("avt-replay: \(error)")
             return (.outputFailed, RunCounts())
         }
         let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(
-            engine: ReplayEngine(options: options), reports: reports, pipeline: pipeline, quiet: quiet,
+            engine: ReplayEngine(options: options, shard: shard ?? .all), reports: reports, pipeline: pipeline,
+            quiet: quiet,
             rejectLimit: arguments.maxRejects)
         if let state {
             do {
@@ -78,5 +82,21 @@ struct ReplayRun {
             return (.outputFailed, reader.counts)
         }
         return (reader.counts.problems == 0 ? .success : .inputSkipped, reader.counts)
+    }
+
+    /// The options that shape the reports, one `name=value` each, in a fixed order: the shards
+    /// of a sharded run must all have the same to be merged.
+    var reportOptions: [String] {
+        var options = [
+            "hub=\(arguments.hub.rawValue)", "prefix=\(arguments.prefix)", "bucket=\(arguments.bucket.milliseconds)",
+            "group-by=\(arguments.groupBy.flatMap(\.keys).joined(separator: ","))", "aggregate=\(arguments.aggregate)",
+            "trace=\(arguments.writesTrace)", "trace-rejected=\(arguments.traceRejected)",
+            "session-timeout=\(arguments.sessionTimeout.milliseconds)",
+            "since=\(arguments.since.map { String($0.timestamp.milliseconds) } ?? "")",
+            "until=\(arguments.until.map { String($0.timestamp.milliseconds) } ?? "")",
+            "state=\(state != nil)", "finish=\(finish)",
+        ]
+        options += (arguments.vpDuration.map(\.option) + arguments.vpMiddleware).map { "vp-middleware=\($0.argument)" }
+        return options
     }
 }

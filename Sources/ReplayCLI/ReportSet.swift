@@ -7,15 +7,13 @@ import ReportEncoding
 /// Every report file of a run, written as sessions close and committed together at the end.
 ///
 /// Session reports are written by the pipeline's writer queue and input problems by the
-/// reading thread; the two touch different files.
+/// reading thread; the two touch different files. A sharded run (``Sharding``) also writes
+/// `sessions.index` and `summary.state`, which `merge` reads.
 final class ReportSet {
-    private let playbacks: ReportWriter
-    private let vpSessions: ReportWriter
-    private let marconiItems: ReportWriter
-    private let influx: ReportWriter
-    private let graphite: ReportWriter
+    /// The files written session by session, by ``SessionFile`` raw value (`nil`: the trace
+    /// without `--trace`).
+    private let sessionFiles: [ReportWriter?]
     private let rejects: ReportWriter
-    private let trace: ReportWriter?
     private let metrics: MetricsReport
     private let summaryPath: String
     private var summary: KPISummary
@@ -28,12 +26,22 @@ final class ReportSet {
     private var aggregates: MetricAggregates
     /// Whether the aggregates also go to `metrics.influx` and `metrics.graphite` (`--aggregate`).
     private let aggregatesAsPoints: Bool
+    private let sharding: Sharding?
+    private let prefix: String
+    private let index: ReportWriter?
+    private let statePath: String
+    private let indexPath: String
 
-    /// The file names, in the order they are committed.
-    static let names = [
-        "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "report.html",
-        "metrics.influx", "metrics.graphite", "rejects.jsonl", "events.jsonl",
-    ]
+    /// What a sharded run (`--shard K/N`) adds to its reports for `merge`.
+    struct Sharding {
+        var shard: Shard
+        /// The options that shape the reports (``SummaryState/options``).
+        var options: [String]
+    }
+
+    /// The names of the files `merge` reads besides the reports.
+    static let indexName = "sessions.index"
+    static let stateName = "summary.state"
 
     /// Sessions are written when their first record is in this window (`--since`, `--until`).
     private let window: Range<Timestamp>
@@ -41,19 +49,26 @@ final class ReportSet {
     init(
         folder: String, withTrace: Bool, prefix: String, bucket: Int64, groupBy: GroupBy = .none,
         aggregatesAsPoints: Bool = false,
-        window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max)
+        window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max),
+        sharding: Sharding? = nil
     ) throws(AtomicFile.WriteError) {
         self.window = window
         try AtomicFile.makeDirectory(folder)
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
-        playbacks = try ReportWriter(path: path("playbacks.csv"))
-        vpSessions = try ReportWriter(path: path("vp_sessions.csv"))
-        marconiItems = try ReportWriter(path: path("marconi_items.csv"))
-        influx = try ReportWriter(path: path("metrics.influx"))
-        graphite = try ReportWriter(path: path("metrics.graphite"))
+        var files: [ReportWriter?] = []
+        for file in SessionFile.allCases {
+            if file == .trace && !withTrace {
+                files.append(nil)
+                continue
+            }
+            let writer = try ReportWriter(path: path(file.name))
+            writer.append(file.header)
+            files.append(writer)
+        }
+        sessionFiles = files
         rejects = try ReportWriter(path: path("rejects.jsonl"))
-        trace = withTrace ? try ReportWriter(path: path("events.jsonl")) : nil
         metrics = MetricsReport(prefix: prefix)
+        self.prefix = prefix
         summaryPath = path("summary.csv")
         summary = KPISummary(bucket: bucket, groupBy: groupBy)
         pageSummary = groupBy.keys.isEmpty ? nil : KPISummary(bucket: bucket)
@@ -61,9 +76,16 @@ final class ReportSet {
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket, groupBy: groupBy)
         self.aggregatesAsPoints = aggregatesAsPoints
-        playbacks.append(PlaybacksReport.header())
-        vpSessions.append(VPSessionsReport.header())
-        marconiItems.append(MarconiItemsReport.header())
+        self.sharding = sharding
+        statePath = path(Self.stateName)
+        indexPath = path(Self.indexName)
+        if sharding != nil {
+            let index = try ReportWriter(path: indexPath)
+            index.append(SessionsIndex.header())
+            self.index = index
+        } else {
+            index = nil
+        }
     }
 
     /// Whether a closed session's reports are written: its first record is in the window.
@@ -77,28 +99,34 @@ final class ReportSet {
         pageSummary?.add(report)
         worst.add(report)
         aggregates.add(report)
+        var bytes = [Int](repeating: 0, count: SessionFile.allCases.count)
+        for file in SessionFile.allCases {
+            guard let writer = sessionFiles[file.rawValue] else { continue }
+            let rows = encode(file, of: report)
+            bytes[file.rawValue] = rows.count
+            if !rows.isEmpty { writer.append(rows) }
+        }
+        index?.append(SessionsIndex.encode(SessionsIndex.Entry(order: report.order, bytes: bytes)))
+    }
+
+    /// A session's rows, lines or points in one file.
+    private func encode(_ file: SessionFile, of report: SessionReport) -> [UInt8] {
         var rows: [UInt8] = []
-        if !report.playbacks.isEmpty {
-            PlaybacksReport.appendRows(report.playbacks, into: &rows)
-            playbacks.append(rows)
+        switch file {
+        case .playbacks:
+            if !report.playbacks.isEmpty { PlaybacksReport.appendRows(report.playbacks, into: &rows) }
+        case .vpSessions:
+            if !report.vpSessions.isEmpty { VPSessionsReport.appendRows(report.vpSessions, into: &rows) }
+        case .marconiItems:
+            if !report.marconiItems.isEmpty { MarconiItemsReport.appendRows(report.marconiItems, into: &rows) }
+        case .influx:
+            if !report.points.isEmpty { rows = metrics.influx(report.points) }
+        case .graphite:
+            if !report.points.isEmpty { rows = metrics.graphite(report.points) }
+        case .trace:
+            if !report.trace.isEmpty { rows = TraceReport.encode(report.trace) }
         }
-        if !report.vpSessions.isEmpty {
-            rows.removeAll(keepingCapacity: true)
-            VPSessionsReport.appendRows(report.vpSessions, into: &rows)
-            vpSessions.append(rows)
-        }
-        if !report.marconiItems.isEmpty {
-            rows.removeAll(keepingCapacity: true)
-            MarconiItemsReport.appendRows(report.marconiItems, into: &rows)
-            marconiItems.append(rows)
-        }
-        if !report.points.isEmpty {
-            influx.append(metrics.influx(report.points))
-            graphite.append(metrics.graphite(report.points))
-        }
-        if let trace, !report.trace.isEmpty {
-            trace.append(TraceReport.encode(report.trace))
-        }
+        return rows
     }
 
     /// Writes one problem with the input to `rejects.jsonl`.
@@ -106,27 +134,66 @@ final class ReportSet {
         rejects.append(problem.encoded())
     }
 
-    /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the aggregates
-    /// as points), then renames every file over its target.
+    /// Appends a session's bytes, as a shard wrote them, to one of the files (`merge`).
+    func append(_ bytes: [UInt8], to file: SessionFile) {
+        sessionFiles[file.rawValue]?.append(bytes)
+    }
+
+    /// Appends lines to `rejects.jsonl` (`merge`).
+    func appendRejects(_ bytes: [UInt8]) {
+        rejects.append(bytes)
+    }
+
+    /// Adds a shard's summary, aggregates and page (`merge`).
+    func merge(
+        summary other: KPISummary, aggregates otherAggregates: MetricAggregates, page otherPage: KPISummary?,
+        worst otherWorst: [WorstPlaybacks.Entry]
+    ) {
+        summary.merge(other)
+        aggregates.merge(otherAggregates)
+        if let otherPage { pageSummary?.merge(otherPage) }
+        worst.merge(otherWorst)
+    }
+
+    /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the aggregates as points),
+    /// then renames every file over its target; a sharded run then writes `sessions.index` and
+    /// `summary.state`, and any other run removes those an earlier sharded run left in the
+    /// folder, so that `merge` cannot take its reports for a shard's.
     func commit() throws(AtomicFile.WriteError) {
         try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
         try AtomicFile.write(AggregatesReport.encode(aggregates), to: aggregatesPath)
         try AtomicFile.write(HTMLReport.encode(pageSummary ?? summary, worst: worst), to: htmlPath)
         if aggregatesAsPoints {
-            influx.append(metrics.influx(aggregates))
-            graphite.append(metrics.graphite(aggregates))
+            sessionFiles[SessionFile.influx.rawValue]?.append(metrics.influx(aggregates))
+            sessionFiles[SessionFile.graphite.rawValue]?.append(metrics.graphite(aggregates))
         }
-        for writer in [playbacks, vpSessions, marconiItems, influx, graphite, rejects] {
+        for writer in sessionFiles.compactMap({ $0 }) + [rejects] {
             try writer.commit()
         }
-        try trace?.commit()
+        guard let sharding, let index else {
+            unlink(statePath)
+            unlink(indexPath)
+            return
+        }
+        try index.commit()
+        let state = SummaryState(
+            shard: sharding.shard.index, shards: sharding.shard.count, options: sharding.options, prefix: prefix,
+            aggregate: aggregatesAsPoints, trace: sessionFiles[SessionFile.trace.rawValue] != nil,
+            summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state, worst: worst.state)
+        do {
+            try AtomicFile.write(state.encoded(), to: statePath)
+        } catch let error as AtomicFile.WriteError {
+            throw error
+        } catch {
+            throw AtomicFile.WriteError(path: statePath, reason: "\(error)")
+        }
     }
 
     /// Removes the temporary files of a run that failed, leaving the previous reports as they
     /// were. The pipeline's threads keep the set alive until the process ends, so this cannot
     /// be left to the writers' `deinit`.
     func discard() {
-        for writer in [playbacks, vpSessions, marconiItems, influx, graphite, rejects] { writer.discard() }
-        trace?.discard()
+        for writer in sessionFiles.compactMap({ $0 }) + [rejects] { writer.discard() }
+        index?.discard()
     }
 }

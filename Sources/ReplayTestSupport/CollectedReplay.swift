@@ -11,9 +11,11 @@ public struct CollectedReplay {
     public var trace: [TraceLine] { reports.flatMap(\.trace) }
     public var points: [MetricPoint] { reports.flatMap(\.points) }
 
-    /// Replays records, each with its position, then closes every session.
-    public init(_ records: [(Record, SourcePosition)], options: ReplayOptions = ReplayOptions()) {
-        var engine = ReplayEngine(options: options)
+    /// Replays records, each with its position, then closes every session: those of `shard`.
+    public init(
+        _ records: [(Record, SourcePosition)], options: ReplayOptions = ReplayOptions(), shard: Shard = .all
+    ) {
+        var engine = ReplayEngine(options: options, shard: shard)
         for (record, position) in records {
             reports += engine.add(record, at: position).map { $0.replay() }
         }

@@ -26,9 +26,12 @@ struct CommandRunner {
         return names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
-    static func run(_ arguments: [String], standardInput: Data? = nil) throws -> Output {
+    /// The log generator, beside the binary.
+    static let loggen = binary.deletingLastPathComponent().appendingPathComponent("avt-loggen")
+
+    static func run(_ arguments: [String], standardInput: Data? = nil, executable: URL = binary) throws -> Output {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
         let out = Pipe()

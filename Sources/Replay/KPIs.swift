@@ -1,0 +1,209 @@
+import Histogram
+
+/// The KPIs of one bucket: the formulas are in the README.
+///
+/// They add up (``merge(_:)``): counts and sums add, and the startup sketches add bucket by
+/// bucket, so the KPIs of several shards or buckets merged are those of all their playbacks.
+public struct KPIs: Sendable {
+    /// Playback rows.
+    public private(set) var views: Int64 = 0
+    /// Playbacks that started.
+    public private(set) var plays: Int64 = 0
+    public private(set) var exitsBeforeStart: Int64 = 0
+    public private(set) var startFailures: Int64 = 0
+    /// Plays with a start time, and the sum of their start times.
+    public private(set) var startupCount: Int64 = 0
+    public private(set) var startupSum: Int64 = 0
+    /// Play time plus rebuffer time.
+    public private(set) var watchTime: Int64 = 0
+    public private(set) var rebuffers: Int64 = 0
+    public private(set) var rebufferTime: Int64 = 0
+    /// Playbacks that started and had an error.
+    public private(set) var playbackFailures: Int64 = 0
+    /// Playbacks that ended (`End`, `Stop` or `Next`) without an error.
+    public private(set) var endedWithoutErrors: Int64 = 0
+    /// Quality changes, up and down.
+    public private(set) var qualityChanges: Int64 = 0
+    public private(set) var vpSessions: Int64 = 0
+    public private(set) var vpCompleted: Int64 = 0
+    /// Play time with a known bitrate, and the sum of bitrate × play time over it (bit-milliseconds).
+    public private(set) var bitrateTime: Int64 = 0
+    public private(set) var bitMilliseconds: Int128 = 0
+    /// Play time above and below each playback's initial bitrate.
+    public private(set) var upscaleTime: Int64 = 0
+    public private(set) var downscaleTime: Int64 = 0
+    /// Errors before or within a second of their playback's start, and later ones.
+    public private(set) var initialErrors: Int64 = 0
+    public private(set) var midstreamErrors: Int64 = 0
+    /// The start times' sketch, made at the first start time (about 7 KB).
+    private var startup: Histogram<UInt32>?
+
+    public init() {}
+
+    mutating func add(_ playback: PlaybackSummary) {
+        views += 1
+        if playback.didStart { plays += 1 }
+        if playback.isExitBeforeStart { exitsBeforeStart += 1 }
+        if playback.isStartFailure { startFailures += 1 }
+        if playback.didStart && playback.errors > 0 { playbackFailures += 1 }
+        if playback.endAction != nil && playback.errors == 0 { endedWithoutErrors += 1 }
+        qualityChanges += playback.qualityChanges
+        if playback.didStart, let startTime = playback.startTime {
+            startupCount += 1
+            startupSum += startTime
+            if startup == nil { startup = Self.makeSketch() }
+            _ = startup?.record(UInt64(max(0, startTime)))
+        }
+        bitrateTime &+= playback.bitrateTime
+        bitMilliseconds &+= playback.bitMilliseconds
+        upscaleTime &+= playback.upscaleTime
+        downscaleTime &+= playback.downscaleTime
+        initialErrors += playback.initialErrors
+        midstreamErrors += playback.midstreamErrors
+        watchTime += playback.playTime + playback.rebufferTime
+        rebuffers += playback.rebuffers
+        rebufferTime += playback.rebufferTime
+    }
+
+    mutating func add(_ session: VPSessionSummary) {
+        vpSessions += 1
+        if session.outcome == .completed { vpCompleted += 1 }
+    }
+
+    /// Adds another bucket's KPIs: the KPIs of both buckets' playbacks and sessions.
+    public mutating func merge(_ other: KPIs) {
+        views += other.views
+        plays += other.plays
+        exitsBeforeStart += other.exitsBeforeStart
+        startFailures += other.startFailures
+        startupCount += other.startupCount
+        startupSum += other.startupSum
+        watchTime += other.watchTime
+        rebuffers += other.rebuffers
+        rebufferTime += other.rebufferTime
+        playbackFailures += other.playbackFailures
+        endedWithoutErrors += other.endedWithoutErrors
+        qualityChanges += other.qualityChanges
+        vpSessions += other.vpSessions
+        vpCompleted += other.vpCompleted
+        bitrateTime &+= other.bitrateTime
+        bitMilliseconds &+= other.bitMilliseconds
+        upscaleTime &+= other.upscaleTime
+        downscaleTime &+= other.downscaleTime
+        initialErrors += other.initialErrors
+        midstreamErrors += other.midstreamErrors
+        if let sketch = other.startup {
+            if startup == nil { startup = Self.makeSketch() }
+            startup?.add(sketch)
+        }
+    }
+
+    /// An empty startup-time sketch: two significant digits, growing as values need.
+    private static func makeSketch() -> Histogram<UInt32> {
+        var sketch = Histogram<UInt32>(
+            lowestDiscernibleValue: 1, highestTrackableValue: 600_000, numberOfSignificantValueDigits: .two)
+        sketch.autoResize = true
+        return sketch
+    }
+
+    /// A startup-time percentile, or `nil` without start times.
+    public func startupPercentile(_ percentile: Double) -> Int64? {
+        startup.map { Int64($0.valueAtPercentile(percentile)) }
+    }
+}
+
+extension KPIs: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case views, plays, exitsBeforeStart, startFailures, startupCount, startupSum, watchTime, rebuffers
+        case rebufferTime, playbackFailures, endedWithoutErrors, qualityChanges, vpSessions, vpCompleted
+        case bitrateTime, bitMilliseconds, upscaleTime, downscaleTime, initialErrors, midstreamErrors, startup
+    }
+
+    /// The startup sketch as stored: the smallest and largest values recorded, and the count of
+    /// each of the sketch's buckets that has any, by the bucket's highest value, ascending.
+    private struct SketchState: Codable {
+        var min: UInt64
+        var max: UInt64
+        var counts: [[UInt64]]
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        views = try container.decode(Int64.self, forKey: .views)
+        plays = try container.decode(Int64.self, forKey: .plays)
+        exitsBeforeStart = try container.decode(Int64.self, forKey: .exitsBeforeStart)
+        startFailures = try container.decode(Int64.self, forKey: .startFailures)
+        startupCount = try container.decode(Int64.self, forKey: .startupCount)
+        startupSum = try container.decode(Int64.self, forKey: .startupSum)
+        watchTime = try container.decode(Int64.self, forKey: .watchTime)
+        rebuffers = try container.decode(Int64.self, forKey: .rebuffers)
+        rebufferTime = try container.decode(Int64.self, forKey: .rebufferTime)
+        playbackFailures = try container.decode(Int64.self, forKey: .playbackFailures)
+        endedWithoutErrors = try container.decode(Int64.self, forKey: .endedWithoutErrors)
+        qualityChanges = try container.decode(Int64.self, forKey: .qualityChanges)
+        vpSessions = try container.decode(Int64.self, forKey: .vpSessions)
+        vpCompleted = try container.decode(Int64.self, forKey: .vpCompleted)
+        bitrateTime = try container.decode(Int64.self, forKey: .bitrateTime)
+        bitMilliseconds = try container.decode(Int128.self, forKey: .bitMilliseconds)
+        upscaleTime = try container.decode(Int64.self, forKey: .upscaleTime)
+        downscaleTime = try container.decode(Int64.self, forKey: .downscaleTime)
+        initialErrors = try container.decode(Int64.self, forKey: .initialErrors)
+        midstreamErrors = try container.decode(Int64.self, forKey: .midstreamErrors)
+        if let state = try container.decodeIfPresent(SketchState.self, forKey: .startup) {
+            startup = try Self.sketch(from: state, codingPath: container.codingPath + [CodingKeys.startup])
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(views, forKey: .views)
+        try container.encode(plays, forKey: .plays)
+        try container.encode(exitsBeforeStart, forKey: .exitsBeforeStart)
+        try container.encode(startFailures, forKey: .startFailures)
+        try container.encode(startupCount, forKey: .startupCount)
+        try container.encode(startupSum, forKey: .startupSum)
+        try container.encode(watchTime, forKey: .watchTime)
+        try container.encode(rebuffers, forKey: .rebuffers)
+        try container.encode(rebufferTime, forKey: .rebufferTime)
+        try container.encode(playbackFailures, forKey: .playbackFailures)
+        try container.encode(endedWithoutErrors, forKey: .endedWithoutErrors)
+        try container.encode(qualityChanges, forKey: .qualityChanges)
+        try container.encode(vpSessions, forKey: .vpSessions)
+        try container.encode(vpCompleted, forKey: .vpCompleted)
+        try container.encode(bitrateTime, forKey: .bitrateTime)
+        try container.encode(bitMilliseconds, forKey: .bitMilliseconds)
+        try container.encode(upscaleTime, forKey: .upscaleTime)
+        try container.encode(downscaleTime, forKey: .downscaleTime)
+        try container.encode(initialErrors, forKey: .initialErrors)
+        try container.encode(midstreamErrors, forKey: .midstreamErrors)
+        if let startup {
+            let counts = startup.recordedValues().map { [$0.value, UInt64($0.count)] }
+            try container.encode(
+                SketchState(min: startup.min, max: startup.maxRecorded, counts: counts), forKey: .startup)
+        }
+    }
+
+    /// Rebuilds a sketch with the same bucket counts, smallest and largest value: the values of
+    /// its lowest bucket are recorded as the smallest value, those of its highest as the largest.
+    private static func sketch(from state: SketchState, codingPath: [any CodingKey]) throws -> Histogram<UInt32> {
+        var sketch = makeSketch()
+        for (index, entry) in state.counts.enumerated() {
+            guard entry.count == 2, let count = UInt32(exactly: entry[1]), count > 0 else {
+                throw DecodingError.dataCorrupted(
+                    DecodingError.Context(
+                        codingPath: codingPath, debugDescription: "a sketch count is not [value, count]"))
+            }
+            let isFirst = index == 0
+            let isLast = index == state.counts.count - 1
+            switch (isFirst, isLast) {
+            case (true, true):
+                if count > 1 { sketch.record(state.min, count: count - 1) }
+                sketch.record(state.max)
+            case (true, false): sketch.record(state.min, count: count)
+            case (false, true): sketch.record(state.max, count: count)
+            case (false, false): sketch.record(entry[0], count: count)
+            }
+        }
+        return sketch
+    }
+}

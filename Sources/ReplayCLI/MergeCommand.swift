@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Replay
+
+/// `avt-replay merge --out DIR SHARD_DIR...`: combines the reports of the shards of a run
+/// (`--shard K/N`) into the report set an unsharded run writes.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge",
+        abstract: "Combine the report folders of the shards of a run (--shard K/N) into one report set.",
+        discussion: """
+            The result is byte for byte what one run without --shard writes with the same options and \
+            input. Each folder must hold a shard's reports with its sessions.index and summary.state; \
+            the shards must be of one run (the same N and options), each once. Merging fewer than N \
+            shards gives the reports of their sessions only.
+            """
+    )
+
+    @Argument(help: "The report folders of the shards.")
+    var shards: [String] = []
+
+    @Option(name: .long, help: "The folder the merged reports are written into (created if missing).")
+    var out: String = "reports"
+
+    @OptionGroup var push: PushOptions
+
+    @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
+    var quiet = false
+
+    func validate() throws {
+        if shards.isEmpty {
+            throw ValidationError("Give the report folders of the shards to merge.")
+        }
+        let target = URL(fileURLWithPath: out).standardizedFileURL.path
+        if shards.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == target }) {
+            throw ValidationError("--out must not be one of the shard folders: merge into a folder of its own.")
+        }
+    }
+
+    func run() throws {
+        let status = execute()
+        if status != .success { throw status.exitCode }
+    }
+
+    private func execute() -> ExitStatus {
+        let merger: ShardMerger
+        do {
+            merger = try ShardMerger(folders: shards)
+        } catch {
+            printError("avt-replay merge: \(error); nothing was written")
+            return .inputFailed
+        }
+        let reports: ReportSet
+        do {
+            reports = try ReportSet(
+                folder: out, withTrace: merger.trace, prefix: merger.prefix, bucket: merger.bucket,
+                groupBy: merger.groupBy, aggregatesAsPoints: merger.aggregate)
+        } catch {
+            printError("avt-replay merge: \(error)")
+            return .outputFailed
+        }
+        let merged: (sessions: Int, hasRejects: Bool)
+        do {
+            merged = try merger.merge(into: reports)
+        } catch {
+            printError("avt-replay merge: \(error); nothing was written")
+            return .inputFailed
+        }
+        do {
+            try reports.commit()
+        } catch {
+            printError("avt-replay merge: \(error)")
+            return .outputFailed
+        }
+        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : true
+        if !quiet {
+            let indices = merger.shardIndices.sorted().map(String.init).joined(separator: ", ")
+            var text = "avt-replay merge: \(merged.sessions) sessions of shards \(indices) of \(merger.shardCount)"
+            text += " written to \(out)/"
+            if merger.shardIndices.count < merger.shardCount {
+                text += " (the other shards' sessions are not in them)"
+            }
+            if merged.hasRejects { text += "; some input was skipped (see rejects.jsonl)" }
+            printError(text + ".")
+        }
+        if !pushed { return .metricsKept }
+        return merged.hasRejects ? .inputSkipped : .success
+    }
+}

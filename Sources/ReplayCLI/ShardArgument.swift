@@ -1,0 +1,21 @@
+import ArgumentParser
+import Replay
+
+/// `--shard K/N`: two whole numbers separated by a slash; ``ReplayCommand/validate()``
+/// checks that 1 ≤ K ≤ N.
+struct ShardArgument: ExpressibleByArgument {
+    var index: Int
+    var count: Int
+
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+            let index = Int(parts[0]), let count = Int(parts[1])
+        else { return nil }
+        self.index = index
+        self.count = count
+    }
+
+    /// The shard, or `nil` when K or N is out of range.
+    var shard: Shard? { Shard(index, of: count) }
+}

@@ -1,0 +1,201 @@
+import Foundation
+import HeapModule
+import Replay
+
+/// Combines the report folders of the shards of a run (`--shard K/N`) into the reports one
+/// unsharded run writes, byte for byte.
+///
+/// The sessions' rows, lines and points are copied from the shards' files in the order an
+/// unsharded run writes them (their ``SessionOrder``, from each shard's `sessions.index`,
+/// whose entries are already in that order: a k-way merge); `summary.csv` and
+/// `aggregates.csv` (and the `--aggregate` points) are rebuilt from the shards' merged
+/// `summary.state`; `rejects.jsonl`, the same in every shard since each reads all input, is
+/// written once.
+struct ShardMerger {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// One shard's folder, read.
+    private struct ShardFolder {
+        var folder: String
+        var state: SummaryState
+    }
+
+    private let shards: [ShardFolder]
+
+    /// The shards' common settings.
+    var prefix: String { shards[0].state.prefix }
+    var aggregate: Bool { shards[0].state.aggregate }
+    var trace: Bool { shards[0].state.trace }
+    var bucket: Int64 { shards[0].state.summary.bucket }
+    var groupBy: GroupBy { GroupBy(shards[0].state.summary.groupBy) }
+    /// K of each shard, and N.
+    var shardIndices: [Int] { shards.map(\.state.shard) }
+    var shardCount: Int { shards[0].state.shards }
+
+    /// Reads the shards' `summary.state` and checks that they can be merged: shards of one
+    /// run (the same N and options), each once.
+    init(folders: [String]) throws(Failure) {
+        var shards: [ShardFolder] = []
+        for folder in folders {
+            do {
+                let state = try SummaryState.read(from: Self.path(folder, ReportSet.stateName))
+                shards.append(ShardFolder(folder: folder, state: state))
+            } catch {
+                throw Failure(description: error.description)
+            }
+        }
+        guard let first = shards.first else { throw Failure(description: "no shard folder given") }
+        for shard in shards.dropFirst() {
+            if shard.state.shards != first.state.shards {
+                throw Failure(
+                    description:
+                        "\(shard.folder) is shard \(shard.state.shard) of \(shard.state.shards), \(first.folder) of \(first.state.shards): merge the shards of one run"
+                )
+            }
+            if let option = zip(shard.state.options, first.state.options).first(where: { $0 != $1 }) {
+                throw Failure(
+                    description:
+                        "\(shard.folder) ran with \(option.0), \(first.folder) with \(option.1): merge the shards of one run"
+                )
+            }
+            if shard.state.options != first.state.options || shard.state.prefix != first.state.prefix
+                || shard.state.aggregate != first.state.aggregate || shard.state.trace != first.state.trace
+            {
+                throw Failure(description: "\(shard.folder) and \(first.folder) ran with different options")
+            }
+        }
+        var seen: [Int: String] = [:]
+        for shard in shards {
+            if let other = seen.updateValue(shard.folder, forKey: shard.state.shard) {
+                throw Failure(description: "\(other) and \(shard.folder) are both shard \(shard.state.shard)")
+            }
+        }
+        self.shards = shards
+    }
+
+    /// Writes the merged reports into `reports` (not committed): the sessions' rows in order,
+    /// the rejects, and the summary state. Returns the number of sessions and whether any
+    /// input was rejected.
+    func merge(into reports: ReportSet) throws(Failure) -> (sessions: Int, hasRejects: Bool) {
+        let rejects = try commonRejects()
+        var sessions = 0
+        do {
+            sessions = try mergeSessions(into: reports)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        reports.appendRejects(rejects)
+        for shard in shards {
+            do {
+                try reports.merge(
+                    summary: KPISummary(state: shard.state.summary),
+                    aggregates: MetricAggregates(state: shard.state.aggregates),
+                    page: shard.state.page.map { state throws(StateError) in try KPISummary(state: state) },
+                    worst: shard.state.worst)
+            } catch {
+                throw Failure(description: "\(Self.path(shard.folder, ReportSet.stateName)): \(error)")
+            }
+        }
+        return (sessions, !rejects.isEmpty)
+    }
+
+    /// `rejects.jsonl`, which every shard must have written alike.
+    private func commonRejects() throws(Failure) -> [UInt8] {
+        var common: [UInt8]?
+        for shard in shards {
+            let path = Self.path(shard.folder, "rejects.jsonl")
+            guard let data = FileManager.default.contents(atPath: path) else {
+                throw Failure(description: "\(path): cannot be read")
+            }
+            let bytes = Array(data)
+            if let common, common != bytes {
+                throw Failure(
+                    description:
+                        "\(path) differs from \(Self.path(shards[0].folder, "rejects.jsonl")): the shards did not read the same input"
+                )
+            }
+            common = bytes
+        }
+        return common ?? []
+    }
+
+    /// The next session of one shard, for the k-way merge.
+    private struct Next: Comparable {
+        var entry: SessionsIndex.Entry
+        var shard: Int
+
+        static func < (lhs: Next, rhs: Next) -> Bool {
+            lhs.entry.order < rhs.entry.order
+        }
+
+        static func == (lhs: Next, rhs: Next) -> Bool {
+            lhs.entry.order == rhs.entry.order
+        }
+    }
+
+    /// Copies every session's bytes, in order; returns the number of sessions.
+    private func mergeSessions(into reports: ReportSet) throws(ShardFileReader.Failure) -> Int {
+        let files = SessionFile.allCases.filter { $0 != .trace || trace }
+        var indexes: [ShardFileReader] = []
+        var readers: [[SessionFile: ShardFileReader]] = []
+        for shard in shards {
+            let index = try ShardFileReader(path: Self.path(shard.folder, ReportSet.indexName))
+            guard let header = try index.readLine(), SessionsIndex.isHeader(header) else {
+                throw ShardFileReader.Failure(description: "\(index.path): not an index this avt-replay reads")
+            }
+            indexes.append(index)
+            var shardReaders: [SessionFile: ShardFileReader] = [:]
+            for file in files {
+                let reader = try ShardFileReader(path: Self.path(shard.folder, file.name))
+                if try reader.read(count: file.header.count) != file.header {
+                    throw ShardFileReader.Failure(description: "\(reader.path): not the header this avt-replay writes")
+                }
+                shardReaders[file] = reader
+            }
+            readers.append(shardReaders)
+        }
+        let decoder = JSONDecoder()
+        func next(_ shard: Int) throws(ShardFileReader.Failure) -> Next? {
+            guard let line = try indexes[shard].readLine() else { return nil }
+            guard let entry = SessionsIndex.decode(line, with: decoder) else {
+                throw ShardFileReader.Failure(description: "\(indexes[shard].path): a line is not an index entry")
+            }
+            return Next(entry: entry, shard: shard)
+        }
+        var heap = Heap<Next>()
+        for shard in shards.indices {
+            if let first = try next(shard) { heap.insert(first) }
+        }
+        var sessions = 0
+        var previous: [SessionOrder?] = Array(repeating: nil, count: shards.count)
+        while let smallest = heap.popMin() {
+            let shard = smallest.shard
+            if let last = previous[shard], !(last < smallest.entry.order) {
+                throw ShardFileReader.Failure(description: "\(indexes[shard].path): the sessions are out of order")
+            }
+            previous[shard] = smallest.entry.order
+            for file in files {
+                guard let reader = readers[shard][file] else { continue }
+                reports.append(try reader.read(count: smallest.entry.bytes[file.rawValue]), to: file)
+            }
+            sessions += 1
+            if let following = try next(shard) { heap.insert(following) }
+        }
+        // What follows the sessions: nothing, but the --aggregate points of the metrics files,
+        // which are rebuilt from the merged aggregates.
+        for shardReaders in readers {
+            for (file, reader) in shardReaders where !(aggregate && (file == .influx || file == .graphite)) {
+                if try !reader.readRest().isEmpty {
+                    throw ShardFileReader.Failure(description: "\(reader.path): has more than its index lists")
+                }
+            }
+        }
+        return sessions
+    }
+
+    private static func path(_ folder: String, _ name: String) -> String {
+        (folder as NSString).appendingPathComponent(name)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Replay
+
+/// `summary.state`, written by a sharded run (`--shard`): what `merge` needs to rebuild
+/// `summary.csv` and `aggregates.csv` (and the `--aggregate` points) for all shards together,
+/// and the options the shard ran with, which every shard merged must share.
+///
+/// One JSON object on one line, keys sorted:
+/// `{"aggregate":false,"aggregates":{…},"format":"avt-replay summary.state","options":[…],"prefix":"avt","shard":1,"shards":3,"summary":{…},"trace":true,"version":1}`.
+/// `summary` is the ``KPISummary/State`` (per group of `--group-by` values: the `all` KPIs,
+/// every playback's first and last time for `concurrent_peak`, and each bucket's KPIs, with
+/// the startup-time sketches as their bucket counts), `aggregates` the
+/// ``MetricAggregates/State`` (each row's count, minimum, maximum, and its sums as exact
+/// partial sums), `page` and `worst` what `report.html` needs besides (the KPIs of all groups
+/// together with `--group-by`, and the ten worst playbacks). The same run always writes the
+/// same bytes.
+struct SummaryState: Codable {
+    static let formatName = "avt-replay summary.state"
+    /// The format version; `merge` reads only this one.
+    static let currentVersion = 1
+
+    var format = Self.formatName
+    var version = Self.currentVersion
+    /// K and N of `--shard K/N`.
+    var shard: Int
+    var shards: Int
+    /// The options that shape the reports (``ReplayCommand/reportOptions``).
+    var options: [String]
+    /// `--prefix`, `--aggregate`, and whether `events.jsonl` was written (`--trace`).
+    var prefix: String
+    var aggregate: Bool
+    var trace: Bool
+    var summary: KPISummary.State
+    var aggregates: MetricAggregates.State
+    /// `report.html`'s: the KPIs of all playbacks together when `--group-by` splits `summary`
+    /// (`nil` otherwise), and the worst playbacks kept.
+    var page: KPISummary.State?
+    var worst: [WorstPlaybacks.Entry]
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The file's bytes.
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// Reads a state file.
+    static func read(from path: String) throws(Failure) -> SummaryState {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "\(path): cannot be read (not a shard's report folder?)")
+        }
+        struct Header: Decodable {
+            var format: String
+            var version: Int
+        }
+        guard let header = try? JSONDecoder().decode(Header.self, from: data), header.format == formatName else {
+            throw Failure(description: "\(path): not an avt-replay summary.state file")
+        }
+        guard header.version == currentVersion else {
+            throw Failure(
+                description:
+                    "\(path): version \(header.version) of summary.state; this avt-replay reads version \(currentVersion)"
+            )
+        }
+        do {
+            return try JSONDecoder().decode(SummaryState.self, from: data)
+        } catch {
+            throw Failure(description: "\(path): \(error)")
+        }
+    }
+}
