@@ -167,13 +167,25 @@ public struct PackedAttributes: Hashable, Sendable {
     public func unpacked(reusing cache: inout UnpackingCache) -> Attributes {
         // The previous record's count is the best guess at this one's.
         var attributes = Attributes(minimumCapacity: cache.keys.count)
+        forEach(reusing: &cache) { _, key, _, value in attributes[key] = value }
+        return attributes
+    }
+
+    /// Calls `body` with each attribute in packing order: its position, its key, whether the
+    /// cache held that key at that position already (so that what the caller derived from the
+    /// key then still holds), and its value.
+    public func forEach(
+        reusing cache: inout UnpackingCache,
+        _ body: (_ position: Int, _ key: AttributeKey, _ keyWasCached: Bool, _ value: AttributeValue) -> Void
+    ) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             var position = 0
             while offset < buffer.count {
                 let keyBytes = Self.field(buffer, &offset)
                 let key: AttributeKey
-                if position < cache.keys.count, Self.equal(cache.keys[position].rawValue, keyBytes) {
+                let cached = position < cache.keys.count && Self.equal(cache.keys[position].rawValue, keyBytes)
+                if cached {
                     key = cache.keys[position]
                 } else {
                     key = AttributeKey(String(decoding: keyBytes, as: UTF8.self))
@@ -182,25 +194,26 @@ public struct PackedAttributes: Hashable, Sendable {
                 if position >= cache.strings.count { cache.strings.append(nil) }
                 let kind = Kind(rawValue: buffer[offset]) ?? .false
                 offset += 1
+                let value: AttributeValue
                 switch kind {
                 case .string:
                     let textBytes = Self.field(buffer, &offset)
                     if let known = cache.strings[position], Self.equal(known, textBytes) {
-                        attributes[key] = .string(known)
+                        value = .string(known)
                     } else {
                         let text = String(decoding: textBytes, as: UTF8.self)
                         cache.strings[position] = text
-                        attributes[key] = .string(text)
+                        value = .string(text)
                     }
-                case .int: attributes[key] = .int(Int64(bitPattern: Self.fixed(buffer, &offset)))
-                case .double: attributes[key] = .double(Double(bitPattern: Self.fixed(buffer, &offset)))
-                case .false: attributes[key] = .bool(false)
-                case .true: attributes[key] = .bool(true)
+                case .int: value = .int(Int64(bitPattern: Self.fixed(buffer, &offset)))
+                case .double: value = .double(Double(bitPattern: Self.fixed(buffer, &offset)))
+                case .false: value = .bool(false)
+                case .true: value = .bool(true)
                 }
+                body(position, key, cached, value)
                 position += 1
             }
         }
-        return attributes
     }
 
     // MARK: Encoding

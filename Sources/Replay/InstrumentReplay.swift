@@ -10,8 +10,6 @@ struct InstrumentReplay {
     private(set) var points: [MetricPoint] = []
     private var actions: [String: Action] = [:]
     private var lastPlaybackFields: (id: String, fields: [MetricTag])?
-    /// Per tracker, the keys and strings of its latest record, shared with the next ones.
-    private var unpackingCaches: [PackedAttributes.UnpackingCache]
     /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
     private let trackerTags: [[MetricTag]]
     private let path: [String]
@@ -29,7 +27,6 @@ struct InstrumentReplay {
         playbacks = PlaybackRecorder(instrument: id, groupAttributes: options.groupBy.playbackAttributes)
         trackerTags = (0...max(0, maxTracker)).map { [MetricTag("instrument", id), MetricTag("tracker", String($0))] }
         path = [id]
-        unpackingCaches = Array(repeating: PackedAttributes.UnpackingCache(), count: max(0, maxTracker) + 1)
         for _ in 0...max(0, maxTracker) {
             let tracker = ReplayTracker()
             instrument.addTracker(tracker)
@@ -40,7 +37,7 @@ struct InstrumentReplay {
 
     mutating func replay(_ record: AVTRecord) {
         let tracker = trackers[record.tracker]
-        tracker.load(record.packedAttributes.unpacked(reusing: &unpackingCaches[record.tracker]), into: instrument)
+        tracker.load(record.packedAttributes, into: instrument)
         let outcome = instrument.emit(action(named: record.action), trackerID: record.tracker, at: record.timestamp)
         switch outcome {
         case .accepted(let event, let metrics):

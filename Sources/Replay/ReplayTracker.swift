@@ -10,9 +10,16 @@ import OpenAVT
 /// first time its attribute appears in a record of this tracker.
 public final class ReplayTracker: Tracker {
     public var trackerID: TrackerID?
-    /// The attributes of the latest loaded record.
-    public private(set) var latest: Attributes = [:]
-    private var registered: Set<AttributeKey> = []
+    /// The getter slot of each attribute seen, and the latest record's value in each slot
+    /// (`nil` where it has none).
+    private var slots: [AttributeKey: Int] = [:]
+    private var values: [AttributeValue?] = []
+    /// The slots the latest record filled, cleared by the next.
+    private var filled: [Int] = []
+    /// The slot of the key at each position of the latest record: records of one tracker
+    /// mostly list the same keys in the same order, so a key's slot is found without hashing.
+    private var slotAtPosition: [Int] = []
+    private var unpacking = PackedAttributes.UnpackingCache()
 
     /// Creates a tracker with no record loaded.
     public init() {}
@@ -21,13 +28,47 @@ public final class ReplayTracker: Tracker {
         event
     }
 
-    /// Makes `attributes` the tracker's current values, registering getters for new attributes.
-    public func load(_ attributes: Attributes, into instrument: Instrument) {
-        latest = attributes
-        guard let trackerID else { return }
-        guard attributes.keys.contains(where: { !registered.contains($0) }) else { return }
-        for key in attributes.keys.sorted() where registered.insert(key).inserted {
-            instrument.registerGetter(key, for: trackerID) { [unowned self] in self.latest[key] }
+    /// The attributes of the latest loaded record.
+    public var latest: Attributes {
+        var attributes = Attributes()
+        for (key, slot) in slots {
+            if let value = values[slot] { attributes[key] = value }
+        }
+        return attributes
+    }
+
+    /// Makes a record's attributes the tracker's current values, registering getters for new
+    /// attributes (in UTF-8 order of their names).
+    public func load(_ attributes: PackedAttributes, into instrument: Instrument) {
+        for slot in filled { values[slot] = nil }
+        filled.removeAll(keepingCapacity: true)
+        var newKeys: [AttributeKey] = []
+        attributes.forEach(reusing: &unpacking) { position, key, keyWasCached, value in
+            let slot: Int
+            if keyWasCached {
+                slot = slotAtPosition[position]
+            } else {
+                if let known = slots[key] {
+                    slot = known
+                } else {
+                    slot = values.count
+                    slots[key] = slot
+                    values.append(nil)
+                    newKeys.append(key)
+                }
+                if position < slotAtPosition.count {
+                    slotAtPosition[position] = slot
+                } else {
+                    slotAtPosition.append(slot)
+                }
+            }
+            values[slot] = value
+            filled.append(slot)
+        }
+        guard let trackerID, !newKeys.isEmpty else { return }
+        for key in newKeys.sorted() {
+            guard let slot = slots[key] else { continue }
+            instrument.registerGetter(key, for: trackerID) { [unowned self] in self.values[slot] }
         }
     }
 }

@@ -1,0 +1,61 @@
+import EventModel
+import OpenAVT
+import Replay
+import Testing
+
+/// The tracker's getters answer with its latest record's attributes, however the records
+/// list them: same keys in the same order (the fast path), other orders, fewer or new keys.
+struct ReplayTrackerTests {
+    private func loaded(_ records: [Attributes]) -> (Instrument, ReplayTracker) {
+        let instrument = Instrument(id: "i")
+        let tracker = ReplayTracker()
+        instrument.addTracker(tracker)
+        for attributes in records {
+            tracker.load(PackedAttributes(attributes), into: instrument)
+        }
+        return (instrument, tracker)
+    }
+
+    @Test func gettersAnswerTheLatestRecordsValuesOnly() {
+        let (instrument, tracker) = loaded([
+            ["bitrate": 800, "title": "A", "position": 1],
+            ["bitrate": 900, "title": "A", "position": 2],
+            ["position": 3, "zeta": true],
+        ])
+        #expect(instrument.callGetter("position", of: 0) == 3)
+        #expect(instrument.callGetter("zeta", of: 0) == true)
+        #expect(instrument.callGetter("bitrate", of: 0) == nil)
+        #expect(instrument.callGetter("title", of: 0) == nil)
+        #expect(tracker.latest == ["position": 3, "zeta": true])
+    }
+
+    @Test func keysMovingPositionKeepTheirValues() {
+        // Packed in key order: "a" comes first in the first record, "b" in the second.
+        let (instrument, tracker) = loaded([["a": 1, "c": "x"], ["b": 2, "c": "y"], ["a": 3, "c": "y"]])
+        #expect(tracker.latest == ["a": 3, "c": "y"])
+        #expect(instrument.callGetter("b", of: 0) == nil)
+        #expect(instrument.callGetter("a", of: 0) == 3)
+        #expect(instrument.callGetter("c", of: 0) == "y")
+    }
+
+    @Test func everyEmittedEventGetsTheRecordsAttributes() {
+        let instrument = Instrument(id: "i", hub: HubCore(), backend: SilentBackend())
+        let tracker = ReplayTracker()
+        instrument.addTracker(tracker)
+        instrument.ready()
+        tracker.load(PackedAttributes(["title": "A", "duration": 60]), into: instrument)
+        guard case .accepted(let request, _) = instrument.emit(.mediaRequest, trackerID: 0, at: 1_000) else {
+            Issue.record("MediaRequest was not accepted")
+            return
+        }
+        #expect(request["title"] == "A")
+        #expect(request["duration"] == 60)
+        tracker.load(PackedAttributes(["duration": 61]), into: instrument)
+        guard case .accepted(let load, _) = instrument.emit(.streamLoad, trackerID: 0, at: 2_000) else {
+            Issue.record("StreamLoad was not accepted")
+            return
+        }
+        #expect(load["title"] == nil)
+        #expect(load["duration"] == 61)
+    }
+}
