@@ -157,7 +157,9 @@ public struct PackedAttributes: Hashable, Sendable {
     /// then shared rather than made again.
     public struct UnpackingCache {
         fileprivate var keys: [AttributeKey] = []
+        fileprivate var keyBytes: [[UInt8]] = []
         fileprivate var strings: [String?] = []
+        fileprivate var stringBytes: [[UInt8]] = []
 
         /// An empty cache.
         public init() {}
@@ -184,25 +186,35 @@ public struct PackedAttributes: Hashable, Sendable {
             while offset < buffer.count {
                 let keyBytes = Self.field(buffer, &offset)
                 let key: AttributeKey
-                let cached = position < cache.keys.count && Self.equal(cache.keys[position].rawValue, keyBytes)
+                let cached = position < cache.keys.count && Self.equal(cache.keyBytes[position], keyBytes)
                 if cached {
                     key = cache.keys[position]
                 } else {
                     key = AttributeKey(String(decoding: keyBytes, as: UTF8.self))
-                    if position < cache.keys.count { cache.keys[position] = key } else { cache.keys.append(key) }
+                    if position < cache.keys.count {
+                        cache.keys[position] = key
+                        cache.keyBytes[position] = Array(keyBytes)
+                    } else {
+                        cache.keys.append(key)
+                        cache.keyBytes.append(Array(keyBytes))
+                    }
                 }
-                if position >= cache.strings.count { cache.strings.append(nil) }
+                if position >= cache.strings.count {
+                    cache.strings.append(nil)
+                    cache.stringBytes.append([])
+                }
                 let kind = Kind(rawValue: buffer[offset]) ?? .false
                 offset += 1
                 let value: AttributeValue
                 switch kind {
                 case .string:
                     let textBytes = Self.field(buffer, &offset)
-                    if let known = cache.strings[position], Self.equal(known, textBytes) {
+                    if let known = cache.strings[position], Self.equal(cache.stringBytes[position], textBytes) {
                         value = .string(known)
                     } else {
                         let text = String(decoding: textBytes, as: UTF8.self)
                         cache.strings[position] = text
+                        cache.stringBytes[position] = Array(textBytes)
                         value = .string(text)
                     }
                 case .int: value = .int(Int64(bitPattern: Self.fixed(buffer, &offset)))
@@ -234,9 +246,25 @@ public struct PackedAttributes: Hashable, Sendable {
         return field
     }
 
-    private static func equal(_ text: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var text = text
-        return text.withUTF8 { $0.count == bytes.count && UnsafeRawBufferPointer($0).elementsEqual(bytes) }
+    /// Whether the bytes are the same, compared eight at a time.
+    private static func equal(_ known: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard known.count == bytes.count else { return false }
+        return known.withUnsafeBytes { known in
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                if known.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                    != bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                {
+                    return false
+                }
+                offset += 8
+            }
+            while offset < bytes.count {
+                if known[offset] != bytes[offset] { return false }
+                offset += 1
+            }
+            return true
+        }
     }
 
     private static func fixed(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
