@@ -69,13 +69,13 @@ public struct MetricsReport {
         var paths = GraphitePaths()
         let lineOfPoint = points.map { paths.line(of: $0) }
         let rank = paths.ranks()
-        let order = points.indices.sorted { lhs, rhs in
-            let left = points[lhs].metric.timestamp.epochSeconds, right = points[rhs].metric.timestamp.epochSeconds
-            if left != right { return left < right }
-            let leftRank = rank[lineOfPoint[lhs]], rightRank = rank[lineOfPoint[rhs]]
-            if leftRank != rightRank { return leftRank < rightRank }
-            return lhs < rhs
+        // Sort keys made once per point; points mostly come in this order already.
+        var keys = points.indices.map { index in
+            LineOrder(
+                second: points[index].metric.timestamp.epochSeconds, rank: rank[lineOfPoint[index]], index: index)
         }
+        if !keys.indices.dropFirst().allSatisfy({ !(keys[$0] < keys[$0 - 1]) }) { keys.sort() }
+        let order = keys.map(\.index)
         var encoder = GraphiteEncoder(prefix: GraphiteEncoder.nodes(fromDotted: prefix))
         var encodedPaths: [GraphitePath??] = Array(repeating: nil, count: paths.count)
         var buffer: [UInt8] = []
@@ -177,6 +177,18 @@ public struct MetricsReport {
     }
 }
 
+/// Where a point's line goes in `metrics.graphite`: by second, then by its path's rank, then
+/// in point order (so that a line's values are summed in that order).
+private struct LineOrder: Comparable {
+    var second: Int64
+    var rank: Int
+    var index: Int
+
+    static func < (lhs: LineOrder, rhs: LineOrder) -> Bool {
+        (lhs.second, lhs.rank, lhs.index) < (rhs.second, rhs.rank, rhs.index)
+    }
+}
+
 /// The distinct Graphite paths (`system`, the point's path, the metric's name) of a batch of
 /// points, numbered as they first appear.
 private struct GraphitePaths {
@@ -186,7 +198,9 @@ private struct GraphitePaths {
     }
 
     private var lines: [[String]] = []
-    private var lineByName: [[String: Int]] = []
+    /// Per source, the line of each metric name: a source has a handful of names, which a
+    /// scan finds faster than hashing them.
+    private var lineByName: [[(name: String, line: Int)]] = []
     private var sourceIndex: [Source: Int] = [:]
     /// The last source looked up: points of one source come together and share their path array.
     private var last: (source: Source, index: Int)?
@@ -207,14 +221,15 @@ private struct GraphitePaths {
             } else {
                 source = lineByName.count
                 sourceIndex[key] = source
-                lineByName.append([:])
+                lineByName.append([])
             }
             last = (key, source)
         }
-        if let line = lineByName[source][point.metric.name] { return line }
+        let name = point.metric.name
+        if let known = lineByName[source].first(where: { $0.name == name }) { return known.line }
         let line = lines.count
-        lines.append([point.system.rawValue] + point.path + [point.metric.name])
-        lineByName[source][point.metric.name] = line
+        lines.append([point.system.rawValue] + point.path + [name])
+        lineByName[source].append((name, line))
         return line
     }
 
