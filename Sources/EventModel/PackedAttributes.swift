@@ -148,8 +148,15 @@ public struct PackedAttributes: Hashable, Sendable {
 
     /// The attributes as a dictionary.
     public func unpacked() -> Attributes {
-        var cache = UnpackingCache()
-        return unpacked(reusing: &cache)
+        var attributes = Attributes()
+        forEachEntry { key, value in
+            let name = AttributeKey(String(decoding: key, as: UTF8.self))
+            switch value {
+            case .string(let text): attributes[name] = .string(String(decoding: text, as: UTF8.self))
+            case .scalar(let value): attributes[name] = value
+            }
+        }
+        return attributes
     }
 
     /// Keys and strings of the attributes unpacked last, by position: records of one tracker
@@ -180,50 +187,66 @@ public struct PackedAttributes: Hashable, Sendable {
         reusing cache: inout UnpackingCache,
         _ body: (_ position: Int, _ key: AttributeKey, _ keyWasCached: Bool, _ value: AttributeValue) -> Void
     ) {
+        var position = 0
+        forEachEntry { keyBytes, entry in
+            let key: AttributeKey
+            let cached = position < cache.keys.count && Self.equal(cache.keyBytes[position], keyBytes)
+            if cached {
+                key = cache.keys[position]
+            } else {
+                key = AttributeKey(String(decoding: keyBytes, as: UTF8.self))
+                if position < cache.keys.count {
+                    cache.keys[position] = key
+                    cache.keyBytes[position] = Array(keyBytes)
+                } else {
+                    cache.keys.append(key)
+                    cache.keyBytes.append(Array(keyBytes))
+                }
+            }
+            if position >= cache.strings.count {
+                cache.strings.append(nil)
+                cache.stringBytes.append([])
+            }
+            let value: AttributeValue
+            switch entry {
+            case .string(let textBytes):
+                if let known = cache.strings[position], Self.equal(cache.stringBytes[position], textBytes) {
+                    value = .string(known)
+                } else {
+                    let text = String(decoding: textBytes, as: UTF8.self)
+                    cache.strings[position] = text
+                    cache.stringBytes[position] = Array(textBytes)
+                    value = .string(text)
+                }
+            case .scalar(let scalar):
+                value = scalar
+            }
+            body(position, key, cached, value)
+            position += 1
+        }
+    }
+
+    /// A packed value: a string's bytes, or a number or Boolean.
+    private enum Entry {
+        case string(UnsafeRawBufferPointer)
+        case scalar(AttributeValue)
+    }
+
+    /// Calls `body` with each entry's key bytes and value, in packing order.
+    private func forEachEntry(_ body: (UnsafeRawBufferPointer, Entry) -> Void) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
-            var position = 0
             while offset < buffer.count {
-                let keyBytes = Self.field(buffer, &offset)
-                let key: AttributeKey
-                let cached = position < cache.keys.count && Self.equal(cache.keyBytes[position], keyBytes)
-                if cached {
-                    key = cache.keys[position]
-                } else {
-                    key = AttributeKey(String(decoding: keyBytes, as: UTF8.self))
-                    if position < cache.keys.count {
-                        cache.keys[position] = key
-                        cache.keyBytes[position] = Array(keyBytes)
-                    } else {
-                        cache.keys.append(key)
-                        cache.keyBytes.append(Array(keyBytes))
-                    }
-                }
-                if position >= cache.strings.count {
-                    cache.strings.append(nil)
-                    cache.stringBytes.append([])
-                }
+                let key = Self.field(buffer, &offset)
                 let kind = Kind(rawValue: buffer[offset]) ?? .false
                 offset += 1
-                let value: AttributeValue
                 switch kind {
-                case .string:
-                    let textBytes = Self.field(buffer, &offset)
-                    if let known = cache.strings[position], Self.equal(cache.stringBytes[position], textBytes) {
-                        value = .string(known)
-                    } else {
-                        let text = String(decoding: textBytes, as: UTF8.self)
-                        cache.strings[position] = text
-                        cache.stringBytes[position] = Array(textBytes)
-                        value = .string(text)
-                    }
-                case .int: value = .int(Int64(bitPattern: Self.fixed(buffer, &offset)))
-                case .double: value = .double(Double(bitPattern: Self.fixed(buffer, &offset)))
-                case .false: value = .bool(false)
-                case .true: value = .bool(true)
+                case .string: body(key, .string(Self.field(buffer, &offset)))
+                case .int: body(key, .scalar(.int(Int64(bitPattern: Self.fixed(buffer, &offset)))))
+                case .double: body(key, .scalar(.double(Double(bitPattern: Self.fixed(buffer, &offset)))))
+                case .false: body(key, .scalar(.bool(false)))
+                case .true: body(key, .scalar(.bool(true)))
                 }
-                body(position, key, cached, value)
-                position += 1
             }
         }
     }
