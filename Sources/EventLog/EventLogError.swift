@@ -12,7 +12,7 @@ public struct EventLogError: Error, Hashable, Sendable, CustomStringConvertible 
         case readFailed
         /// The gzip stream ends in the middle of a member.
         case truncatedGzip
-        /// zlib could not decompress the data.
+        /// The data could not be decompressed: a bad gzip header, deflate data or checksum.
         case corruptGzip
     }
 

@@ -17,7 +17,7 @@ public struct LineReaderConfiguration: Hashable, Sendable {
     public var fillSize: Int
 
     /// Creates a configuration; every size is clamped to at least 1 byte (`readSize` to
-    /// at most 1 GiB, as zlib counts input in 32 bits).
+    /// at most 1 GiB, as the inflater counts input in 32 bits).
     public init(
         maxLineLength: Int = LineReaderConfiguration.defaultMaxLineLength,
         readSize: Int = LineReaderConfiguration.defaultReadSize,
