@@ -1,4 +1,4 @@
-// libFuzzer entry point for `LineReader` (plain and gzip input, through zlib).
+// libFuzzer entry point for `LineReader` (plain and gzip input; the gzip members made with zlib).
 //
 // Built by `scripts/fuzz.sh reader` with `swiftc -sanitize=fuzzer,address -parse-as-library`,
 // together with the EventLog sources; not part of the SwiftPM package.

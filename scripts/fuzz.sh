@@ -94,9 +94,9 @@ EOF
     # The EventLog sources and the entry point, one executable.
     echo "fuzz.sh: building $binary" >&2
     "$SWIFTC" -parse-as-library -module-name EventLog -sanitize=fuzzer,address -g -O \
-        -I "$model" -I Sources/CIsal -Xcc -fmodule-map-file="$BUILD/CSimdjson/module.modulemap" \
+        -I "$model" -I Sources/CIsal -I Fuzz/CZlib -Xcc -fmodule-map-file="$BUILD/CSimdjson/module.modulemap" \
         Sources/EventLog/*.swift "$entry" "$model/EventModel.o" "$object" \
-        -use-ld=lld -lsimdjson -lisal -lstdc++ -o "$binary"
+        -use-ld=lld -lsimdjson -lisal -lz -lstdc++ -o "$binary"
 }
 
 for target in "${TARGETS[@]}"; do
