@@ -26,6 +26,10 @@ public struct KPIs: Sendable {
     public private(set) var qualityChanges: Int64 = 0
     public private(set) var vpSessions: Int64 = 0
     public private(set) var vpCompleted: Int64 = 0
+    /// Value-proposition sessions that started, and the sum of their times from `opened` to
+    /// the first `started`.
+    public private(set) var vpStarted: Int64 = 0
+    public private(set) var vpTimeToStartSum: Int64 = 0
     /// Play time with a known bitrate, and the sum of bitrate × play time over it (bit-milliseconds).
     public private(set) var bitrateTime: Int64 = 0
     public private(set) var bitMilliseconds: Int128 = 0
@@ -68,6 +72,10 @@ public struct KPIs: Sendable {
     mutating func add(_ session: VPSessionSummary) {
         vpSessions += 1
         if session.outcome == .completed { vpCompleted += 1 }
+        if let timeToStart = session.timeToStart {
+            vpStarted += 1
+            vpTimeToStartSum += timeToStart
+        }
     }
 
     /// Adds another bucket's KPIs: the KPIs of both buckets' playbacks and sessions.
@@ -86,6 +94,8 @@ public struct KPIs: Sendable {
         qualityChanges += other.qualityChanges
         vpSessions += other.vpSessions
         vpCompleted += other.vpCompleted
+        vpStarted += other.vpStarted
+        vpTimeToStartSum += other.vpTimeToStartSum
         bitrateTime &+= other.bitrateTime
         bitMilliseconds &+= other.bitMilliseconds
         upscaleTime &+= other.upscaleTime
@@ -117,6 +127,7 @@ extension KPIs: Codable {
         case views, plays, exitsBeforeStart, startFailures, startupCount, startupSum, watchTime, rebuffers
         case rebufferTime, playbackFailures, endedWithoutErrors, qualityChanges, vpSessions, vpCompleted
         case bitrateTime, bitMilliseconds, upscaleTime, downscaleTime, initialErrors, midstreamErrors, startup
+        case vpStarted, vpTimeToStartSum
     }
 
     /// The startup sketch as stored: the smallest and largest values recorded, and the count of
@@ -143,6 +154,8 @@ extension KPIs: Codable {
         qualityChanges = try container.decode(Int64.self, forKey: .qualityChanges)
         vpSessions = try container.decode(Int64.self, forKey: .vpSessions)
         vpCompleted = try container.decode(Int64.self, forKey: .vpCompleted)
+        vpStarted = try container.decode(Int64.self, forKey: .vpStarted)
+        vpTimeToStartSum = try container.decode(Int64.self, forKey: .vpTimeToStartSum)
         bitrateTime = try container.decode(Int64.self, forKey: .bitrateTime)
         bitMilliseconds = try container.decode(Int128.self, forKey: .bitMilliseconds)
         upscaleTime = try container.decode(Int64.self, forKey: .upscaleTime)
@@ -170,6 +183,8 @@ extension KPIs: Codable {
         try container.encode(qualityChanges, forKey: .qualityChanges)
         try container.encode(vpSessions, forKey: .vpSessions)
         try container.encode(vpCompleted, forKey: .vpCompleted)
+        try container.encode(vpStarted, forKey: .vpStarted)
+        try container.encode(vpTimeToStartSum, forKey: .vpTimeToStartSum)
         try container.encode(bitrateTime, forKey: .bitrateTime)
         try container.encode(bitMilliseconds, forKey: .bitMilliseconds)
         try container.encode(upscaleTime, forKey: .upscaleTime)

@@ -93,3 +93,31 @@ struct KPISummaryTests {
         #expect(KPIs().startupPercentile(50) == nil)
     }
 }
+
+/// The value-proposition KPIs: completion rate and time to start.
+struct ValuePropositionKPITests {
+    private func vp(_ time: Int64, _ name: String, _ action: VPAction) -> Record {
+        .vp(VPRecord(timestamp: Timestamp(milliseconds: time), app: "a", name: name, action: action))
+    }
+
+    @Test func completionRateAndTimeToStartCountTheSessionsThatGotThere() throws {
+        // "one" starts after 1 s and completes; "two" starts after 4 s and is canceled;
+        // "three" never starts.
+        let records = [
+            vp(0, "one", .open), vp(1_000, "one", .start), vp(2_000, "two", .open), vp(5_000, "one", .complete),
+            vp(6_000, "two", .start), vp(7_000, "three", .open), vp(8_000, "two", .cancel),
+        ]
+        var summary = KPISummary(bucket: 3_600_000)
+        for report in CollectedReplay(lines: records).reports { summary.add(report) }
+        let all = try #require(summary.rows.last?.kpis)
+        #expect(all.vpSessions == 3)
+        #expect(all.vpCompleted == 1)
+        #expect(all.vpStarted == 2)
+        #expect(all.vpTimeToStartSum == 5_000)
+        var merged = KPIs()
+        merged.merge(all)
+        merged.merge(all)
+        #expect(merged.vpStarted == 4)
+        #expect(merged.vpTimeToStartSum == 10_000)
+    }
+}
