@@ -18,6 +18,9 @@ public struct KPIs: Sendable {
     public private(set) var watchTime: Int64 = 0
     public private(set) var rebuffers: Int64 = 0
     public private(set) var rebufferTime: Int64 = 0
+    /// All buffering, initial and in seeks and pauses included: finished blocks and time.
+    public private(set) var buffers: Int64 = 0
+    public private(set) var bufferTime: Int64 = 0
     /// Playbacks that started and had an error.
     public private(set) var playbackFailures: Int64 = 0
     /// Playbacks that ended (`End`, `Stop` or `Next`) without an error.
@@ -67,6 +70,8 @@ public struct KPIs: Sendable {
         watchTime += playback.playTime + playback.rebufferTime
         rebuffers += playback.rebuffers
         rebufferTime += playback.rebufferTime
+        buffers += playback.buffers
+        bufferTime += playback.bufferTime
     }
 
     mutating func add(_ session: VPSessionSummary) {
@@ -96,6 +101,8 @@ public struct KPIs: Sendable {
         vpCompleted += other.vpCompleted
         vpStarted += other.vpStarted
         vpTimeToStartSum += other.vpTimeToStartSum
+        buffers += other.buffers
+        bufferTime += other.bufferTime
         bitrateTime &+= other.bitrateTime
         bitMilliseconds &+= other.bitMilliseconds
         upscaleTime &+= other.upscaleTime
@@ -127,7 +134,7 @@ extension KPIs: Codable {
         case views, plays, exitsBeforeStart, startFailures, startupCount, startupSum, watchTime, rebuffers
         case rebufferTime, playbackFailures, endedWithoutErrors, qualityChanges, vpSessions, vpCompleted
         case bitrateTime, bitMilliseconds, upscaleTime, downscaleTime, initialErrors, midstreamErrors, startup
-        case vpStarted, vpTimeToStartSum
+        case vpStarted, vpTimeToStartSum, buffers, bufferTime
     }
 
     /// The startup sketch as stored: the smallest and largest values recorded, and the count of
@@ -156,6 +163,8 @@ extension KPIs: Codable {
         vpCompleted = try container.decode(Int64.self, forKey: .vpCompleted)
         vpStarted = try container.decode(Int64.self, forKey: .vpStarted)
         vpTimeToStartSum = try container.decode(Int64.self, forKey: .vpTimeToStartSum)
+        buffers = try container.decode(Int64.self, forKey: .buffers)
+        bufferTime = try container.decode(Int64.self, forKey: .bufferTime)
         bitrateTime = try container.decode(Int64.self, forKey: .bitrateTime)
         bitMilliseconds = try container.decode(Int128.self, forKey: .bitMilliseconds)
         upscaleTime = try container.decode(Int64.self, forKey: .upscaleTime)
@@ -185,6 +194,8 @@ extension KPIs: Codable {
         try container.encode(vpCompleted, forKey: .vpCompleted)
         try container.encode(vpStarted, forKey: .vpStarted)
         try container.encode(vpTimeToStartSum, forKey: .vpTimeToStartSum)
+        try container.encode(buffers, forKey: .buffers)
+        try container.encode(bufferTime, forKey: .bufferTime)
         try container.encode(bitrateTime, forKey: .bitrateTime)
         try container.encode(bitMilliseconds, forKey: .bitMilliseconds)
         try container.encode(upscaleTime, forKey: .upscaleTime)

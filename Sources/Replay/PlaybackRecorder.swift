@@ -104,6 +104,7 @@ extension PlaybackSummary {
         switch event.action {
         case .start: didStart = true
         case .qualityChangeUp, .qualityChangeDown: qualityChanges += 1
+        case .bufferFinish: buffers += 1
         case .end, .stop, .next: endAction = event.action.name
         default: break
         }

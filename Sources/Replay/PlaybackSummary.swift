@@ -31,6 +31,9 @@ public struct PlaybackSummary: Hashable, Sendable {
     public var seekTime: Int64 = 0
     /// Increase of `accumBufferTime`: all buffering, initial and in seeks and pauses included.
     public var bufferTime: Int64 = 0
+    /// Buffering blocks that finished (accepted `BufferFinish`): initial, in seeks and pauses,
+    /// and rebuffers.
+    public var buffers: Int64 = 0
     /// Count of `NumRebuffers` metrics.
     public var rebuffers: Int64 = 0
     /// Sum of the `RebufferTime` metrics.

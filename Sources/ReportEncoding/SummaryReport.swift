@@ -14,7 +14,7 @@ public enum SummaryReport {
         "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct", "startup_ms_p90", "startup_ms_p99",
         "ended_without_errors", "quality_changes", "concurrent_peak", "avg_bitrate_bps", "bitrate_ms", "upscale_ms",
         "downscale_ms", "upscale_pct", "downscale_pct", "initial_errors", "midstream_errors", "initial_error_pct",
-        "vp_started", "vp_time_to_start_ms_mean",
+        "vp_started", "vp_time_to_start_ms_mean", "buffers", "buffer_ms",
     ]
 
     /// The header of a summary split by `groupBy`: `bucket`, a column per key, then the KPIs.
@@ -63,6 +63,8 @@ public enum SummaryReport {
             csv.appendPercentage(kpis.initialErrors, of: kpis.initialErrors + kpis.midstreamErrors, into: &buffer)
             csv.appendInt(kpis.vpStarted, into: &buffer)
             csv.appendRatio(kpis.vpTimeToStartSum, over: kpis.vpStarted, into: &buffer)
+            csv.appendInt(kpis.buffers, into: &buffer)
+            csv.appendInt(kpis.bufferTime, into: &buffer)
             csv.endRow(into: &buffer)
         }
         return buffer

@@ -30,6 +30,10 @@ struct KPISummaryTests {
         #expect(kpis?.startupSum == 1_500)
         #expect(kpis?.rebuffers == 1)
         #expect(kpis?.rebufferTime == 2_000)
+        // All buffering counts in buffers and buffer time: initial (1 s), in the pause (1 s),
+        // in the seek (1 s) and the rebuffer (2 s).
+        #expect(kpis?.buffers == 4)
+        #expect(kpis?.bufferTime == 5_000)
         #expect(kpis?.endedWithoutErrors == 1)
         // Play time excludes the pause (10 s) and the seek (1.2 s) and the rebuffer (2 s).
         #expect(kpis?.watchTime == Int64(47_300))
