@@ -54,10 +54,7 @@ struct PushOptions: ParsableArguments {
             let batches = folder.map {
                 LineBatches(path: ($0 as NSString).appendingPathComponent(file), lines: Self.batchLines)
             }
-            let pusher = Pusher(sink: sink, spool: spool) { duration in
-                let (seconds, attoseconds) = duration.components
-                Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-            }
+            let pusher = Pusher(sink: sink, spool: spool, wait: ReplayTool.current.pauseBeforeRetry)
             let outcome = pusher.push(batches.map(AnySequence.init) ?? AnySequence([]))
             for refusal in outcome.refused {
                 printError("avt-replay: \(sink.name) refused a batch: \(refusal)")

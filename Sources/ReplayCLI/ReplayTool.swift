@@ -11,17 +11,23 @@ import Replay
 /// ```swift
 /// import ReplayCLI
 ///
-/// ReplayTool(name: "custom-replay") { hub in
+/// var tool = ReplayTool(name: "custom-replay") { hub in
 ///     InstrumentComponents(
 ///         makeHub: { QualityChangeCountingHub(wrapping: hub.makeHub(idGenerator: $0)) },
 ///         makeMetricalc: { TimeBetweenQualityChanges() })
-/// }.main()
+/// }
+/// tool.pauseBeforeRetry = sleep  // a real sleep, as `avt-replay`'s main.swift passes
+/// tool.main()
 /// ```
 public struct ReplayTool: Sendable {
     /// The command's name in its usage line and help.
     public var name: String
     /// Makes the components of every instrument, given the `--hub` option.
     public var components: @Sendable (_ hub: HubKind) -> InstrumentComponents
+    /// Waits before a push to a server is tried again (0.5 s, then twice as long each time).
+    /// The executable passes a real sleep, so that the library never reads the clock; without
+    /// one, the tries follow each other at once and what is not delivered is kept in the spool.
+    public var pauseBeforeRetry: @Sendable (Duration) -> Void = { _ in }
 
     /// Creates a tool; by default `avt-replay` itself, with OpenAVT's components.
     public init(
