@@ -40,7 +40,9 @@ public struct SessionManager: Sendable {
 
     /// Applies a value-proposition action.
     public mutating func process(_ record: VPRecord) -> [SessionOutput] {
-        let key = ValuePropositionKey(name: record.name, attributes: record.attributes)
+        // Records keep their attributes packed: unpack them once.
+        let attributes = record.attributes
+        let key = ValuePropositionKey(name: record.name, attributes: attributes)
         guard let index = open.firstIndex(where: { $0.key == key }) else {
             guard record.action == .open else {
                 return [
@@ -51,7 +53,7 @@ public struct SessionManager: Sendable {
                 ]
             }
             let session = Session(
-                id: makeID(), name: record.name, attributes: record.attributes, openedAt: record.timestamp)
+                id: makeID(), name: record.name, attributes: attributes, openedAt: record.timestamp)
             open.append((key, session))
             return [.event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
         }
