@@ -116,7 +116,7 @@ public struct GroupBy: Hashable, Sendable {
 
     /// Compares two rows' values byte-wise, key by key: the order of grouped rows.
     public static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
-        lhs.lexicographicallyPrecedes(rhs) { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        lhs.lexicographicallyPrecedes(rhs) { $0.precedesInUTF8Order($1) }
     }
 
     /// The name of a key's column or tag in an output whose own names are `reserved`: the key,
@@ -124,5 +124,10 @@ public struct GroupBy: Hashable, Sendable {
     /// (`--group-by system` is `group_system` in `aggregates.csv`, beside its `system`).
     public static func columnName(_ key: String, reserved: [String]) -> String {
         reserved.contains(key) ? "group_" + key : key
+    }
+
+    /// A CSV header with a column per key after its first column (`bucket`).
+    public func header(_ columns: [String]) -> [String] {
+        Array(columns.prefix(1)) + keys.map { Self.columnName($0, reserved: columns) } + columns.dropFirst()
     }
 }

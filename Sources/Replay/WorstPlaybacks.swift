@@ -89,7 +89,7 @@ public struct WorstPlaybacks: Sendable {
         // With equal rebuffer time, the higher percentage is the shorter watch time (which includes it).
         if a.rebufferTime > 0 && a.watchTime != b.watchTime { return a.watchTime < b.watchTime }
         if a.firstTimestamp != b.firstTimestamp { return a.firstTimestamp < b.firstTimestamp }
-        return a.playbackID.utf8.lexicographicallyPrecedes(b.playbackID.utf8)
+        return a.playbackID.precedesInUTF8Order(b.playbackID)
     }
 }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventModel
 import Foundation
 
 /// `avt-replay [replay] [options] FILE...`: replays event logs and writes the reports.
@@ -84,8 +85,8 @@ struct ReplayCommand: ParsableCommand {
         Array(Set(paths)).sorted { lhs, rhs in
             let lhsName = (lhs as NSString).lastPathComponent
             let rhsName = (rhs as NSString).lastPathComponent
-            if lhsName != rhsName { return lhsName.utf8.lexicographicallyPrecedes(rhsName.utf8) }
-            return lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
+            if lhsName != rhsName { return lhsName.precedesInUTF8Order(rhsName) }
+            return lhs.precedesInUTF8Order(rhs)
         }
     }
 }

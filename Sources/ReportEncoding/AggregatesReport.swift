@@ -13,7 +13,7 @@ public enum AggregatesReport {
 
     /// The header of aggregates split by `groupBy`: `bucket`, a column per key, then the rest.
     public static func header(for groupBy: GroupBy) -> [String] {
-        [columns[0]] + groupBy.keys.map { GroupBy.columnName($0, reserved: columns) } + columns.dropFirst()
+        groupBy.header(columns)
     }
 
     /// The whole file.

@@ -1,3 +1,5 @@
+import EventModel
+
 /// Writes points in InfluxDB line protocol, as InfluxDB's own parser reads them.
 ///
 /// A point is one line: `measurement[,tag=value…] field=value[,field=value…] timestamp\n`.
@@ -129,7 +131,7 @@ public struct InfluxLineEncoder: Sendable {
         var sorted = true
         var index = 1
         while index < tags.count {
-            if tags[index].0.utf8.lexicographicallyPrecedes(tags[index - 1].0.utf8) {
+            if tags[index].0.precedesInUTF8Order(tags[index - 1].0) {
                 sorted = false
                 break
             }

@@ -19,7 +19,7 @@ public enum SummaryReport {
 
     /// The header of a summary split by `groupBy`: `bucket`, a column per key, then the KPIs.
     public static func header(for groupBy: GroupBy) -> [String] {
-        [columns[0]] + groupBy.keys.map { GroupBy.columnName($0, reserved: columns) } + columns.dropFirst()
+        groupBy.header(columns)
     }
 
     /// The whole file.
