@@ -176,17 +176,12 @@ public struct PackedAttributes: Hashable, Sendable {
     public func unpacked(reusing cache: inout UnpackingCache) -> Attributes {
         // The previous record's count is the best guess at this one's.
         var attributes = Attributes(minimumCapacity: cache.keys.count)
-        forEach(reusing: &cache) { _, key, _, value in attributes[key] = value }
+        forEach(reusing: &cache) { key, value in attributes[key] = value }
         return attributes
     }
 
-    /// Calls `body` with each attribute in packing order: its position, its key, whether the
-    /// cache held that key at that position already (so that what the caller derived from the
-    /// key then still holds), and its value.
-    public func forEach(
-        reusing cache: inout UnpackingCache,
-        _ body: (_ position: Int, _ key: AttributeKey, _ keyWasCached: Bool, _ value: AttributeValue) -> Void
-    ) {
+    /// Calls `body` with each attribute's key and value, in packing order.
+    public func forEach(reusing cache: inout UnpackingCache, _ body: (AttributeKey, AttributeValue) -> Void) {
         var position = 0
         forEachEntry { keyBytes, entry in
             let key: AttributeKey
@@ -221,7 +216,7 @@ public struct PackedAttributes: Hashable, Sendable {
             case .scalar(let scalar):
                 value = scalar
             }
-            body(position, key, cached, value)
+            body(key, value)
             position += 1
         }
     }

@@ -53,20 +53,28 @@ extension Instrument {
         getters[trackerID]?.remove(attribute)
     }
 
-    /// The current value of a tracker's attribute, or `nil` when it has no getter or no value.
+    /// The current value of a tracker's attribute: the one it supplies, or else its getter's;
+    /// `nil` when it has neither or no value.
     public func callGetter(_ attribute: AttributeKey, of trackerID: TrackerID) -> AttributeValue? {
-        getters[trackerID]?[attribute]?.value()
+        if let value = tracker(trackerID)?.suppliedAttributes[attribute] { return value }
+        return getters[trackerID]?[attribute]?.value()
     }
 
-    /// Puts a tracker's attribute on an event, if it has a getter whose filter lets it and a value.
+    /// Puts a tracker's attribute on an event: the value it supplies, or else its getter's
+    /// if that getter's filter lets it and it has a value.
     public func useGetter(_ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event) {
+        if let value = tracker(trackerID)?.suppliedAttributes[attribute] {
+            event[attribute] = value
+            return
+        }
         guard let getter = getters[trackerID]?[attribute] else { return }
         Self.apply(getter, attribute, to: &event)
     }
 
-    func applyGetters(of trackerID: TrackerID, to event: inout Event) {
+    /// Applies the tracker's getters in registration order, but for attributes it supplies.
+    func applyGetters(of trackerID: TrackerID, skipping supplied: SuppliedAttributes, to event: inout Event) {
         guard let table = getters[trackerID] else { return }
-        for (attribute, getter) in table.entries {
+        for (attribute, getter) in table.entries where supplied[attribute] == nil {
             Self.apply(getter, attribute, to: &event)
         }
     }

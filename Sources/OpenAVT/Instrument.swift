@@ -136,7 +136,8 @@ public final class Instrument {
     ///
     /// The new event gets `senderId` (`<instrument id>-<tracker id>`), then the time-since
     /// attribute of every action that reached the backend before (milliseconds from then to
-    /// `timestamp`), then the tracker's getter attributes. An action's time-since clock is
+    /// `timestamp`), then the tracker's supplied attributes, then its getters' attributes
+    /// (but for those it supplies). An action's time-since clock is
     /// restarted only when its event reaches the backend, as in OpenAVT.
     /// - Parameters:
     ///   - action: What happened.
@@ -146,13 +147,14 @@ public final class Instrument {
     @discardableResult
     public func emit(_ action: Action, trackerID: TrackerID, at timestamp: Timestamp) -> EmitOutcome {
         guard let tracker = trackers[trackerID] else { return .notProcessed }
+        let supplied = tracker.suppliedAttributes
         // Room for the getters and a hub's attributes, so that the dictionary is not regrown
         // as the event goes down the chain.
         var event = Event(
-            action: action, timestamp: timestamp, clocks: clocks.snapshot(at: timestamp),
-            capacity: (getters[trackerID]?.count ?? 0) + 24)
-        event[.senderId] = senderIDs[trackerID]
-        applyGetters(of: trackerID, to: &event)
+            action: action, timestamp: timestamp, sender: senderIDs[trackerID],
+            clocks: clocks.snapshot(at: timestamp), supplied: supplied,
+            capacity: (getters[trackerID]?.count ?? 0) + 16)
+        applyGetters(of: trackerID, skipping: supplied, to: &event)
 
         guard let trackerEvent = tracker.initEvent(consume event) else { return .droppedByTracker }
         guard let hub else { return .notProcessed }

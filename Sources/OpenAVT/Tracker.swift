@@ -8,6 +8,14 @@ public typealias TrackerID = Int
 public protocol Tracker: Component {
     /// Set by the instrument when the tracker is added.
     var trackerID: TrackerID? { get set }
+    /// The attributes the tracker supplies all at once for the events it emits next, as if
+    /// each had a getter (a replayed record's); none by default. They take precedence over a
+    /// registered getter of the same attribute.
+    var suppliedAttributes: SuppliedAttributes { get }
     /// Prepares an emitted event; `nil` drops it before the hub sees it.
     func initEvent(_ event: consuming Event) -> Event?
+}
+
+extension Tracker {
+    public var suppliedAttributes: SuppliedAttributes { SuppliedAttributes() }
 }

@@ -37,7 +37,7 @@ struct InstrumentReplay {
 
     mutating func replay(_ record: AVTRecord) {
         let tracker = trackers[record.tracker]
-        tracker.load(record.packedAttributes, into: instrument)
+        tracker.load(record.packedAttributes)
         let outcome = instrument.emit(action(named: record.action), trackerID: record.tracker, at: record.timestamp)
         switch outcome {
         case .accepted(let event, let metrics):

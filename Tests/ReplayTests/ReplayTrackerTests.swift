@@ -3,7 +3,7 @@ import OpenAVT
 import Replay
 import Testing
 
-/// The tracker's getters answer with its latest record's attributes, however the records
+/// The tracker supplies its latest record's attributes, however the records
 /// list them: same keys in the same order (the fast path), other orders, fewer or new keys.
 struct ReplayTrackerTests {
     private func loaded(_ records: [Attributes]) -> (Instrument, ReplayTracker) {
@@ -11,7 +11,7 @@ struct ReplayTrackerTests {
         let tracker = ReplayTracker()
         instrument.addTracker(tracker)
         for attributes in records {
-            tracker.load(PackedAttributes(attributes), into: instrument)
+            tracker.load(PackedAttributes(attributes))
         }
         return (instrument, tracker)
     }
@@ -43,14 +43,14 @@ struct ReplayTrackerTests {
         let tracker = ReplayTracker()
         instrument.addTracker(tracker)
         instrument.ready()
-        tracker.load(PackedAttributes(["title": "A", "duration": 60]), into: instrument)
+        tracker.load(PackedAttributes(["title": "A", "duration": 60]))
         guard case .accepted(let request, _) = instrument.emit(.mediaRequest, trackerID: 0, at: 1_000) else {
             Issue.record("MediaRequest was not accepted")
             return
         }
         #expect(request["title"] == "A")
         #expect(request["duration"] == 60)
-        tracker.load(PackedAttributes(["duration": 61]), into: instrument)
+        tracker.load(PackedAttributes(["duration": 61]))
         guard case .accepted(let load, _) = instrument.emit(.streamLoad, trackerID: 0, at: 2_000) else {
             Issue.record("StreamLoad was not accepted")
             return
