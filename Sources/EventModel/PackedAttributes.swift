@@ -159,65 +159,44 @@ public struct PackedAttributes: Hashable, Sendable {
         return attributes
     }
 
-    /// Keys and strings of the attributes unpacked last, by position: records of one tracker
-    /// carry the same keys, mostly in the same order, and often the same strings, which are
-    /// then shared rather than made again.
-    public struct UnpackingCache {
-        fileprivate var keys: [AttributeKey] = []
-        fileprivate var keyBytes: [[UInt8]] = []
-        fileprivate var strings: [String?] = []
-        fileprivate var stringBytes: [[UInt8]] = []
-
-        /// An empty cache.
-        public init() {}
+    /// The value of one attribute, or `nil` when there is none: a walk over the entries that
+    /// compares names only where the lengths match, with no dictionary and no string made
+    /// but the value's (measured: unpacking every attribute of each replayed record cost
+    /// some 4,000 instructions a record, where its events read a few).
+    public subscript(key: AttributeKey) -> AttributeValue? {
+        guard !bytes.isEmpty else { return nil }
+        let found = key.rawValue.utf8.withContiguousStorageIfAvailable { name in
+            value(named: UnsafeRawBufferPointer(name))
+        }
+        if let found { return found }
+        return Array(key.rawValue.utf8).withUnsafeBytes { value(named: $0) }
     }
 
-    /// The attributes as a dictionary, reusing the keys and strings of the cache.
-    public func unpacked(reusing cache: inout UnpackingCache) -> Attributes {
-        // The previous record's count is the best guess at this one's.
-        var attributes = Attributes(minimumCapacity: cache.keys.count)
-        forEach(reusing: &cache) { key, value in attributes[key] = value }
-        return attributes
-    }
-
-    /// Calls `body` with each attribute's key and value, in packing order.
-    public func forEach(reusing cache: inout UnpackingCache, _ body: (AttributeKey, AttributeValue) -> Void) {
-        var position = 0
-        forEachEntry { keyBytes, entry in
-            let key: AttributeKey
-            let cached = position < cache.keys.count && Self.equal(cache.keyBytes[position], keyBytes)
-            if cached {
-                key = cache.keys[position]
-            } else {
-                key = AttributeKey(String(decoding: keyBytes, as: UTF8.self))
-                if position < cache.keys.count {
-                    cache.keys[position] = key
-                    cache.keyBytes[position] = Array(keyBytes)
-                } else {
-                    cache.keys.append(key)
-                    cache.keyBytes.append(Array(keyBytes))
+    private func value(named name: UnsafeRawBufferPointer) -> AttributeValue? {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let key = Self.field(buffer, &offset)
+                let matches = key.count == name.count && Self.equal(key, name)
+                let kind = Kind(rawValue: buffer[offset]) ?? .false
+                offset += 1
+                switch kind {
+                case .string:
+                    let text = Self.field(buffer, &offset)
+                    if matches { return .string(String(decoding: text, as: UTF8.self)) }
+                case .int:
+                    let number = Self.fixed(buffer, &offset)
+                    if matches { return .int(Int64(bitPattern: number)) }
+                case .double:
+                    let number = Self.fixed(buffer, &offset)
+                    if matches { return .double(Double(bitPattern: number)) }
+                case .false:
+                    if matches { return .bool(false) }
+                case .true:
+                    if matches { return .bool(true) }
                 }
             }
-            if position >= cache.strings.count {
-                cache.strings.append(nil)
-                cache.stringBytes.append([])
-            }
-            let value: AttributeValue
-            switch entry {
-            case .string(let textBytes):
-                if let known = cache.strings[position], Self.equal(cache.stringBytes[position], textBytes) {
-                    value = .string(known)
-                } else {
-                    let text = String(decoding: textBytes, as: UTF8.self)
-                    cache.strings[position] = text
-                    cache.stringBytes[position] = Array(textBytes)
-                    value = .string(text)
-                }
-            case .scalar(let scalar):
-                value = scalar
-            }
-            body(key, value)
-            position += 1
+            return nil
         }
     }
 
@@ -264,25 +243,22 @@ public struct PackedAttributes: Hashable, Sendable {
         return field
     }
 
-    /// Whether the bytes are the same, compared eight at a time.
-    private static func equal(_ known: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard known.count == bytes.count else { return false }
-        return known.withUnsafeBytes { known in
-            var offset = 0
-            while offset + 8 <= bytes.count {
-                if known.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                    != bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                {
-                    return false
-                }
-                offset += 8
+    /// Whether two byte strings of the same length are the same, compared eight at a time.
+    private static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset + 8 <= lhs.count {
+            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
             }
-            while offset < bytes.count {
-                if known[offset] != bytes[offset] { return false }
-                offset += 1
-            }
-            return true
+            offset += 8
         }
+        while offset < lhs.count {
+            if lhs[offset] != rhs[offset] { return false }
+            offset += 1
+        }
+        return true
     }
 
     private static func fixed(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {

@@ -50,7 +50,7 @@ public struct Event: Hashable, Sendable {
     public var attributes: Attributes {
         get {
             var all = stored
-            for (key, value) in supplied.entries where all[key] == nil {
+            for (key, value) in supplied.all where all[key] == nil {
                 all[key] = value
             }
             if let sender, all[.senderId] == nil {

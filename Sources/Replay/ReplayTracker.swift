@@ -10,7 +10,6 @@ import OpenAVT
 public final class ReplayTracker: Tracker {
     public var trackerID: TrackerID?
     public private(set) var suppliedAttributes = SuppliedAttributes()
-    private var unpacking = PackedAttributes.UnpackingCache()
 
     /// Creates a tracker with no record loaded.
     public init() {}
@@ -20,16 +19,11 @@ public final class ReplayTracker: Tracker {
     }
 
     /// The attributes of the latest loaded record.
-    public var latest: Attributes {
-        Attributes(uniqueKeysWithValues: suppliedAttributes.entries.map { ($0.key, $0.value) })
-    }
+    public var latest: Attributes { suppliedAttributes.all }
 
     /// Makes a record's attributes the ones the tracker supplies.
     public func load(_ attributes: PackedAttributes) {
-        suppliedAttributes.removeAll()
-        attributes.forEach(reusing: &unpacking) { key, value in
-            suppliedAttributes.append(key, value)
-        }
+        suppliedAttributes = SuppliedAttributes(attributes)
     }
 }
 

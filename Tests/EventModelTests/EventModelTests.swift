@@ -129,15 +129,18 @@ struct PackedAttributesTests {
         #expect(PackedAttributes(other) != PackedAttributes(sample))
     }
 
-    @Test func theCacheSharesKeysAndStringsAndNeverMixesThemUp() {
-        var cache = PackedAttributes.UnpackingCache()
-        let first: Attributes = ["title": "A", "position": 1]
-        let second: Attributes = ["title": "B", "position": 2, "extra": "x"]
-        let third: Attributes = ["other": "A"]
-        #expect(PackedAttributes(first).unpacked(reusing: &cache) == first)
-        #expect(PackedAttributes(second).unpacked(reusing: &cache) == second)
-        #expect(PackedAttributes(third).unpacked(reusing: &cache) == third)
-        #expect(PackedAttributes(first).unpacked(reusing: &cache) == first)
+    @Test func readsOneAttributeWithoutUnpacking() {
+        let packed = PackedAttributes(sample)
+        for (key, value) in sample {
+            #expect(packed[key] == value)
+        }
+        // Names of the same length as others, and longer than eight bytes, are told apart.
+        let similar = PackedAttributes(["position": 1, "positioN": 2, "aVeryLongName1": "x", "aVeryLongName2": "y"])
+        #expect(similar["positioN"] == 2)
+        #expect(similar["aVeryLongName2"] == "y")
+        #expect(similar["aVeryLongName3"] == nil)
+        #expect(similar["pos"] == nil)
+        #expect(PackedAttributes()["position"] == nil)
     }
 
     @Test func recordsCompareByAttributesWhateverTheirPacking() {

@@ -54,6 +54,39 @@ struct InstrumentTests {
         #expect(copy == start)
     }
 
+    @Test func suppliedAttributesActAsGettersAndHideLikeStoredOnes() {
+        let instrument = Instrument(id: "i", hub: HubCore(), backend: RecordingBackend())
+        let tracker = SupplyingTracker()
+        let id = instrument.addTracker(tracker)
+        // A supplied attribute wins over a getter of the same name and over `senderId`;
+        // other getters still apply.
+        instrument.registerGetter("title", for: id) { "from a getter" }
+        instrument.registerGetter("extra", for: id) { 1 }
+        instrument.ready()
+        tracker.suppliedAttributes = SuppliedAttributes(
+            PackedAttributes(["title": "A", "senderId": "recorded", "position": 5]))
+        guard case .accepted(var event, _) = instrument.emit(.mediaRequest, trackerID: id, at: 1_000) else {
+            Issue.record("MediaRequest was not accepted")
+            return
+        }
+        #expect(event["title"] == "A")
+        #expect(event[.senderId] == "recorded")
+        #expect(event["extra"] == 1)
+        #expect(instrument.callGetter("title", of: id) == "A")
+        #expect(instrument.callGetter("extra", of: id) == 1)
+        #expect(event.attributes["position"] == 5)
+        event["title"] = nil
+        #expect(event["title"] == nil)
+        #expect(event.attributes["title"] == nil)
+        event["position"] = 6
+        #expect(event["position"] == 6)
+        #expect(event.attributes["position"] == 6)
+        // The tracker's next attributes do not change an event already emitted.
+        tracker.suppliedAttributes = SuppliedAttributes()
+        #expect(event[.senderId] == "recorded")
+        #expect(instrument.callGetter("title", of: id) == "from a getter")
+    }
+
     @Test func actionsAreEqualByName() {
         #expect(Action(name: "Start", timeAttribute: "other") == .start)
         #expect(Action(name: "X").timeAttribute == "timeSinceX")
@@ -238,4 +271,11 @@ final class LifecycleBackend: Backend {
     func send(_ metric: Metric) {}
     func instrumentReady(_ instrument: Instrument) { log.calls.append("backend ready") }
     func endOfService() { log.calls.append("backend end") }
+}
+
+/// A tracker whose supplied attributes the test sets.
+private final class SupplyingTracker: Tracker {
+    var trackerID: TrackerID?
+    var suppliedAttributes = SuppliedAttributes()
+    func initEvent(_ event: consuming Event) -> Event? { event }
 }
