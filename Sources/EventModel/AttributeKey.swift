@@ -12,7 +12,7 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
 
     public init(rawValue: String) {
         self.rawValue = rawValue
-        self.digest = Self.digest(of: rawValue)
+        self.digest = fnv1a(rawValue)
     }
 
     /// Creates an attribute key with the given name.
@@ -40,15 +40,15 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
         lhs.rawValue.precedesInUTF8Order(rhs.rawValue)
     }
+}
 
-    /// FNV-1a over the name's UTF-8 bytes.
-    private static func digest(of name: String) -> UInt64 {
-        var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in name.utf8 {
-            digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return digest
+/// FNV-1a over a name's UTF-8 bytes: the digest keys and actions compare first.
+func fnv1a(_ name: String) -> UInt64 {
+    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in name.utf8 {
+        digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
     }
+    return digest
 }
 
 extension AttributeKey: ExpressibleByStringLiteral {

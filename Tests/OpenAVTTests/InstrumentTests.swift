@@ -90,6 +90,11 @@ struct InstrumentTests {
     @Test func actionsAreEqualByName() {
         #expect(Action(name: "Start", timeAttribute: "other") == .start)
         #expect(Action(name: "X").timeAttribute == "timeSinceX")
+        #expect(Action(name: "Start") != Action(name: "Stop"))
+        #expect(Set([Action(name: "Start"), .start, .stop]).count == 2)
+        #expect(Action.adActions.filter(\.isAdAction).count == 14)
+        #expect(Action(name: "AdBegin", timeAttribute: "x").isAdAction)
+        #expect(!Action.start.isAdAction && !Action(name: "Custom").isAdAction)
     }
 
     @Test func gettersPutTheirValueOnEveryEventTheirFilterLets() {
