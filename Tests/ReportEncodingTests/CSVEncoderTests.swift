@@ -61,6 +61,18 @@ struct CSVEncoderTests {
             } == "-9223372036854775808,9223372036854775807,0,-7,,10,true,false,,\n")
     }
 
+    @Test func integersOfEveryLengthAsSwiftWritesThem() {
+        var values: [Int64] = [9, 10, 11, 99, 100, 101, 999, 1_000, 1_763_596_817_835_000_000]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 7, -power]
+        }
+        for value in values {
+            #expect(row { csv, b in csv.appendInt(value, into: &b) } == "\(value)\n")
+        }
+    }
+
     @Test func headerAndRows() {
         var csv = CSVEncoder()
         var bytes: [UInt8] = []
