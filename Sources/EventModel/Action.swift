@@ -92,6 +92,19 @@ extension Action {
         .adThirdQuartile, .adError,
     ]
 
+    /// The action with this name: one of OpenAVT's, made once, or a new custom one.
+    public static func named(_ name: String) -> Action {
+        openAVTActions[name] ?? Action(name: name)
+    }
+
+    private static let openAVTActions: [String: Action] = Dictionary(
+        uniqueKeysWithValues: [
+            trackerInit, mediaRequest, playerSet, playerReady, prepareItem, manifestLoad, streamLoad, start,
+            bufferBegin, bufferFinish, seekBegin, seekFinish, pauseBegin, pauseFinish, forwardBegin,
+            forwardFinish, rewindBegin, rewindFinish, qualityChangeUp, qualityChangeDown, stop, end, next,
+            error, ping,
+        ].map { ($0.name, $0) } + adActions.map { ($0.name, $0) })
+
     private static let adActionNames: Set<String> = [
         "AdBreakBegin", "AdBreakFinish", "AdBegin", "AdFinish", "AdPauseBegin", "AdPauseFinish",
         "AdBufferBegin", "AdBufferFinish", "AdSkip", "AdClick", "AdFirstQuartile", "AdSecondQuartile",

@@ -8,7 +8,8 @@ struct InstrumentReplay {
     private var playbacks: PlaybackRecorder
     private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
-    private var actions: [String: Action] = [:]
+    /// The actions met so far; an instrument uses a dozen or so.
+    private var actions: [Action] = []
     private var lastPlaybackFields: (id: String, fields: [MetricTag])?
     /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
     private let trackerTags: [[MetricTag]]
@@ -83,11 +84,16 @@ struct InstrumentReplay {
         return fields
     }
 
-    /// The action with this name, made once per name (it builds its time-since key).
+    /// The action with this name, found once per name and instrument. The decoder shares a
+    /// name's string between records, so comparing it to the known names is mostly a
+    /// comparison of lengths and then of references (measured: hashing the name cost more).
     private mutating func action(named name: String) -> Action {
-        if let known = actions[name] { return known }
-        let action = Action(name: name)
-        actions[name] = action
+        let length = name.utf8.count
+        for action in actions where action.name.utf8.count == length && action.name == name {
+            return action
+        }
+        let action = Action.named(name)
+        actions.append(action)
         return action
     }
 }

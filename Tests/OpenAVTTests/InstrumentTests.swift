@@ -93,6 +93,9 @@ struct InstrumentTests {
         #expect(Action(name: "Start") != Action(name: "Stop"))
         #expect(Set([Action(name: "Start"), .start, .stop]).count == 2)
         #expect(Action.adActions.filter(\.isAdAction).count == 14)
+        #expect(Action.named("QualityChangeDown") == .qualityChangeDown)
+        #expect(Action.named("AdSkip").isAdAction)
+        #expect(Action.named("Custom").timeAttribute == "timeSinceCustom")
         #expect(Action(name: "AdBegin", timeAttribute: "x").isAdAction)
         #expect(!Action.start.isAdAction && !Action(name: "Custom").isAdAction)
     }
