@@ -43,7 +43,6 @@ public final class HubCore: Hub {
     }
 
     public func process(_ event: consuming Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
-        var event = event
         var state = instrument.state(of: tracker)
         // Playing again after a finish: the reset happens on whatever event comes next.
         if state.didFinish {
@@ -85,7 +84,7 @@ public final class HubCore: Hub {
         if event.action == .end || event.action == .stop || event.action == .next {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
         }
-        return event
+        return consume event
     }
 
     /// Changes the state for an event; returns `nil` to accept it, or why it is rejected.

@@ -37,7 +37,6 @@ public final class HubCoreAds: Hub {
         ownReason = checkAds(event, from: tracker, in: instrument)
         if ownReason != nil { return nil }
 
-        var event = event
         let state = instrument.state(of: tracker)
         event[.inAdBreakBlock] = .bool(state.inAdBreak)
         event[.inAdBlock] = .bool(state.inAd)

@@ -148,8 +148,8 @@ public final class Instrument {
     public func emit(_ action: Action, trackerID: TrackerID, at timestamp: Timestamp) -> EmitOutcome {
         guard let tracker = trackers[trackerID] else { return .notProcessed }
         let supplied = tracker.suppliedAttributes
-        // Room for the getters and a hub's attributes, so that the dictionary is not regrown
-        // as the event goes down the chain.
+        // Room for the getters and a hub's attributes, so that the event's list of stored
+        // attributes is not regrown as the event goes down the chain.
         var event = Event(
             action: action, timestamp: timestamp, sender: senderIDs[trackerID],
             clocks: clocks.snapshot(at: timestamp), supplied: supplied,
@@ -160,7 +160,8 @@ public final class Instrument {
         guard let hub else { return .notProcessed }
         // The hub takes the event over, so that it changes it in place; a copy is kept only
         // when rejected events are wanted back.
-        let kept = keepsRejectedEvents ? trackerEvent : nil
+        let kept: Event?
+        if keepsRejectedEvents { kept = trackerEvent } else { kept = nil }
         guard let hubEvent = hub.process(consume trackerEvent, from: trackerID, in: self) else {
             return .rejected(kept, reason: hub.rejectionReason)
         }
@@ -172,6 +173,6 @@ public final class Instrument {
         }
         backend.send(hubEvent)
         clocks.restart(action.timeAttribute, at: timestamp)
-        return .accepted(hubEvent, metrics: metrics)
+        return .accepted(consume hubEvent, metrics: metrics)
     }
 }

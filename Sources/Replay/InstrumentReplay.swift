@@ -40,7 +40,8 @@ struct InstrumentReplay {
         let tracker = trackers[record.tracker]
         tracker.load(record.packedAttributes)
         let outcome = instrument.emit(action(named: record.action), trackerID: record.tracker, at: record.timestamp)
-        switch outcome {
+        // Consumed, so that the event is moved out of the outcome rather than copied.
+        switch consume outcome {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
