@@ -37,6 +37,8 @@ public final class RecordDecoder {
 
     private var handle: OpaquePointer?
     private let texts = TextCache()
+    /// The keys of the object being packed, kept between records for their storage.
+    private var packingKeys: [AttributeKey] = []
     private var scratch: [UInt8] = []
 
     /// Creates a decoder; its parser is allocated on first use.
@@ -311,27 +313,29 @@ public final class RecordDecoder {
             return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
         }
         var size = 0
+        packingKeys.removeAll(keepingCapacity: true)
         for index in 0..<raw.count {
             let entry = entries[index]
-            switch entry.value.kind {
-            case .CSJ_STRING:
-                size += PackedAttributes.packedSize(
-                    keyBytes: entry.key_length, valueBytes: entry.value.length, isString: true)
-            case .CSJ_INT, .CSJ_BIG_INT, .CSJ_DOUBLE:
-                size += PackedAttributes.packedSize(keyBytes: entry.key_length, valueBytes: 8, isString: false)
-            case .CSJ_BOOL:
-                size += PackedAttributes.packedSize(keyBytes: entry.key_length, valueBytes: 0, isString: false)
-            default:
-                return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
-            }
             for earlier in 0..<index where Self.sameKey(entries[earlier], entry) {
                 return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
             }
+            let key = texts.key(UnsafeRawBufferPointer(start: entry.key, count: entry.key_length))
+            switch entry.value.kind {
+            case .CSJ_STRING:
+                size += PackedAttributes.packedSize(key: key, valueBytes: entry.value.length, isString: true)
+            case .CSJ_INT, .CSJ_BIG_INT, .CSJ_DOUBLE:
+                size += PackedAttributes.packedSize(key: key, valueBytes: 8, isString: false)
+            case .CSJ_BOOL:
+                size += PackedAttributes.packedSize(key: key, valueBytes: 0, isString: false)
+            default:
+                return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+            }
+            packingKeys.append(key)
         }
         let attributes = PackedAttributes.pack(byteCount: size) { writer in
             for index in 0..<raw.count {
                 let entry = entries[index]
-                let key = UnsafeRawBufferPointer(start: entry.key, count: entry.key_length)
+                let key = packingKeys[index]
                 switch entry.value.kind {
                 case .CSJ_STRING:
                     writer.append(

@@ -10,10 +10,16 @@ import Glibc
 final class TextCache {
     private static let slots = 4_096
     private var strings: [(digest: UInt64, string: String)?]
-    private var keys: [(digest: UInt64, key: AttributeKey)?]
+    /// The key cache's slots: digest, name bytes and key, in three arrays so that a look-up
+    /// copies nothing but the key it returns.
+    private var keyDigests: [UInt64]
+    private var keyBytes: [[UInt8]]
+    private var keys: [AttributeKey?]
 
     init() {
         strings = Array(repeating: nil, count: Self.slots)
+        keyDigests = Array(repeating: 0, count: Self.slots)
+        keyBytes = Array(repeating: [], count: Self.slots)
         keys = Array(repeating: nil, count: Self.slots)
     }
 
@@ -29,16 +35,42 @@ final class TextCache {
         return string
     }
 
-    /// The attribute key named by the bytes.
+    /// The attribute key named by the bytes. Every attribute of every record asks, so the
+    /// slot is found by a digest of the length and the first and last eight bytes, and the
+    /// name compared with a copy of its bytes (measured: hashing every byte and comparing
+    /// with the key's string cost some 150 instructions a key).
     func key(_ bytes: UnsafeRawBufferPointer) -> AttributeKey {
-        let digest = Self.digest(bytes)
+        let digest = Self.quickDigest(bytes)
         let slot = Int(truncatingIfNeeded: digest) & (Self.slots - 1)
-        if let entry = keys[slot], entry.digest == digest, Self.equal(entry.key.rawValue, bytes) {
-            return entry.key
+        if keyDigests[slot] == digest, let key = keys[slot], Self.equal(keyBytes[slot], bytes) {
+            return key
         }
         let key = AttributeKey(String(decoding: bytes, as: UTF8.self))
-        keys[slot] = (digest, key)
+        keyDigests[slot] = digest
+        keyBytes[slot] = Array(bytes)
+        keys[slot] = key
         return key
+    }
+
+    private static func quickDigest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var digest = UInt64(bytes.count) &* 0x9e37_79b9_7f4a_7c15
+        if bytes.count >= 8 {
+            digest ^= bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)
+            digest = (digest ^ (digest >> 31)) &* 0xbf58_476d_1ce4_e5b9
+            digest ^= bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        } else {
+            for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        digest = (digest ^ (digest >> 27)) &* 0x94d0_49bb_1331_11eb
+        return digest ^ (digest >> 31)
+    }
+
+    private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard stored.count == bytes.count else { return false }
+        return stored.withUnsafeBytes { stored in
+            guard let storedBytes = stored.baseAddress, let given = bytes.baseAddress else { return true }
+            return memcmp(storedBytes, given, bytes.count) == 0
+        }
     }
 
     private static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

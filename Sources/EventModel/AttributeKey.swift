@@ -5,14 +5,24 @@
 ///
 /// Every event carries some sixty attributes, so keys are hashed and compared all the time:
 /// a key computes a 64-bit digest of its name once, when it is made, and hashes and compares
-/// that first (measured: hashing the names was a fifth of a replay's time).
+/// that first (measured: hashing the names was a fifth of a replay's time). It also carries
+/// its name's number in ``PackedKeyTable``, by which packed attributes refer to it.
 public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     public let rawValue: String
     private let digest: UInt64
+    /// The name's number in ``PackedKeyTable``, 0 when it has none.
+    let packedNumber: UInt32
 
     public init(rawValue: String) {
+        let digest = fnv1a(rawValue)
+        self.init(
+            rawValue: rawValue, digest: digest, packedNumber: PackedKeyTable.number(for: rawValue, digest: digest))
+    }
+
+    init(rawValue: String, digest: UInt64, packedNumber: UInt32) {
         self.rawValue = rawValue
-        self.digest = fnv1a(rawValue)
+        self.digest = digest
+        self.packedNumber = packedNumber
     }
 
     /// Creates an attribute key with the given name.
@@ -21,7 +31,9 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     }
 
     public static func == (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
-        lhs.digest == rhs.digest && lhs.rawValue == rhs.rawValue
+        guard lhs.digest == rhs.digest else { return false }
+        if lhs.packedNumber != 0 || rhs.packedNumber != 0 { return lhs.packedNumber == rhs.packedNumber }
+        return lhs.rawValue == rhs.rawValue
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -2,13 +2,15 @@
 ///
 /// A decoded record waits in memory until its session closes, and its attributes as a
 /// dictionary took some 800 bytes (keys, values, the table's free slots); packed, they take
-/// about what their JSON did. ``unpacked()`` gives the dictionary back when the record is
-/// replayed.
+/// less than their JSON did. An event reads one attribute with the subscript, without
+/// unpacking the others; ``unpacked()`` gives the dictionary back.
 ///
-/// Layout, entry after entry: the key (length, UTF-8 bytes), a kind byte, then the value:
-/// a string as length and bytes, an integer or a double as 8 little-endian bytes, a Boolean
-/// in its kind. Lengths are LEB128 varints. Keys are unique; buffers packed from a
-/// dictionary list them in UTF-8 byte order, so equal dictionaries pack equal.
+/// Layout, entry after entry: the key, a kind byte, then the value: a string as length and
+/// bytes, an integer or a double as 8 little-endian bytes, a Boolean in its kind. A key is
+/// its number in the process's ``PackedKeyTable`` (tag `number << 1 | 1`) or, for a name
+/// without one, its length and UTF-8 bytes (tag `length << 1`). Tags and lengths are LEB128
+/// varints. Keys are unique; buffers packed from a dictionary list them in UTF-8 byte order,
+/// so equal dictionaries pack equal. The bytes mean nothing outside the process.
 public struct PackedAttributes: Hashable, Sendable {
     private var bytes: [UInt8] = []
 
@@ -29,26 +31,21 @@ public struct PackedAttributes: Hashable, Sendable {
         let entries = attributes.sorted { $0.key < $1.key }
         var size = 0
         for (key, value) in entries {
-            let keyBytes = key.rawValue.utf8.count
             switch value {
             case .string(let text):
-                size += Self.packedSize(keyBytes: keyBytes, valueBytes: text.utf8.count, isString: true)
-            case .int, .double: size += Self.packedSize(keyBytes: keyBytes, valueBytes: 8, isString: false)
-            case .bool: size += Self.packedSize(keyBytes: keyBytes, valueBytes: 0, isString: false)
+                size += Self.packedSize(key: key, valueBytes: text.utf8.count, isString: true)
+            case .int, .double: size += Self.packedSize(key: key, valueBytes: 8, isString: false)
+            case .bool: size += Self.packedSize(key: key, valueBytes: 0, isString: false)
             }
         }
         self = Self.pack(byteCount: size) { writer in
             for (key, value) in entries {
-                var name = key.rawValue
-                name.withUTF8 { name in
-                    let key = UnsafeRawBufferPointer(name)
-                    switch value {
-                    case .string(var text):
-                        text.withUTF8 { writer.append(key: key, string: UnsafeRawBufferPointer($0)) }
-                    case .int(let number): writer.append(key: key, int: number)
-                    case .double(let number): writer.append(key: key, double: number)
-                    case .bool(let flag): writer.append(key: key, bool: flag)
-                    }
+                switch value {
+                case .string(var text):
+                    text.withUTF8 { writer.append(key: key, string: UnsafeRawBufferPointer($0)) }
+                case .int(let number): writer.append(key: key, int: number)
+                case .double(let number): writer.append(key: key, double: number)
+                case .bool(let flag): writer.append(key: key, bool: flag)
                 }
             }
         }
@@ -60,8 +57,8 @@ public struct PackedAttributes: Hashable, Sendable {
     // MARK: Packing entries one by one
 
     /// Packs entries that take `byteCount` bytes (the sum of their
-    /// ``packedSize(keyBytes:valueBytes:isString:)``), written by `body` into storage of
-    /// exactly that size. The caller keeps keys unique.
+    /// ``packedSize(key:valueBytes:isString:)``), written by `body` into storage of exactly
+    /// that size. The caller keeps keys unique.
     public static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
         var packed = PackedAttributes()
         packed.bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
@@ -79,28 +76,41 @@ public struct PackedAttributes: Hashable, Sendable {
         fileprivate var offset = 0
 
         /// Appends a string attribute.
-        public mutating func append(key: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
+        public mutating func append(key: AttributeKey, string: UnsafeRawBufferPointer) {
             write(key)
             writeByte(Kind.string.rawValue)
+            writeVarint(UInt(string.count))
             write(string)
         }
 
         /// Appends an integer attribute.
-        public mutating func append(key: UnsafeRawBufferPointer, int: Int64) {
+        public mutating func append(key: AttributeKey, int: Int64) {
             write(key)
             writeFixed(.int, UInt64(bitPattern: int))
         }
 
         /// Appends a floating-point attribute.
-        public mutating func append(key: UnsafeRawBufferPointer, double: Double) {
+        public mutating func append(key: AttributeKey, double: Double) {
             write(key)
             writeFixed(.double, double.bitPattern)
         }
 
         /// Appends a Boolean attribute.
-        public mutating func append(key: UnsafeRawBufferPointer, bool: Bool) {
+        public mutating func append(key: AttributeKey, bool: Bool) {
             write(key)
             writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
+        }
+
+        private mutating func write(_ key: AttributeKey) {
+            if key.packedNumber != 0 {
+                writeVarint(UInt(key.packedNumber) << 1 | 1)
+                return
+            }
+            var name = key.rawValue
+            name.withUTF8 { name in
+                writeVarint(UInt(name.count) << 1)
+                write(UnsafeRawBufferPointer(name))
+            }
         }
 
         private mutating func writeByte(_ byte: UInt8) {
@@ -108,13 +118,16 @@ public struct PackedAttributes: Hashable, Sendable {
             offset += 1
         }
 
-        private mutating func write(_ data: UnsafeRawBufferPointer) {
-            var length = UInt(data.count)
-            while length >= 0x80 {
-                writeByte(UInt8(truncatingIfNeeded: length) | 0x80)
-                length >>= 7
+        private mutating func writeVarint(_ value: UInt) {
+            var rest = value
+            while rest >= 0x80 {
+                writeByte(UInt8(truncatingIfNeeded: rest) | 0x80)
+                rest >>= 7
             }
-            writeByte(UInt8(length))
+            writeByte(UInt8(rest))
+        }
+
+        private mutating func write(_ data: UnsafeRawBufferPointer) {
             if let source = data.baseAddress, let target = buffer.baseAddress, data.count > 0 {
                 (target + offset).copyMemory(from: source, byteCount: data.count)
             }
@@ -128,13 +141,20 @@ public struct PackedAttributes: Hashable, Sendable {
         }
     }
 
-    /// The bytes an entry takes: its key's and value's lengths with their length prefixes,
-    /// and the kind byte. `valueBytes` is a string's length, 8 for a number, 0 for a Boolean.
-    public static func packedSize(keyBytes: Int, valueBytes: Int, isString: Bool) -> Int {
-        varintSize(keyBytes) + keyBytes + 1 + valueBytes + (isString ? varintSize(valueBytes) : 0)
+    /// The bytes an entry takes: its key, the kind byte and the value. `valueBytes` is a
+    /// string's length (which then takes a length prefix too), 8 for a number, 0 for a Boolean.
+    public static func packedSize(key: AttributeKey, valueBytes: Int, isString: Bool) -> Int {
+        let keySize: Int
+        if key.packedNumber != 0 {
+            keySize = varintSize(UInt(key.packedNumber) << 1 | 1)
+        } else {
+            let length = key.rawValue.utf8.count
+            keySize = varintSize(UInt(length) << 1) + length
+        }
+        return keySize + 1 + valueBytes + (isString ? varintSize(UInt(valueBytes)) : 0)
     }
 
-    private static func varintSize(_ value: Int) -> Int {
+    private static func varintSize(_ value: UInt) -> Int {
         var size = 1
         var rest = value >> 7
         while rest > 0 {
@@ -148,56 +168,77 @@ public struct PackedAttributes: Hashable, Sendable {
 
     /// The attributes as a dictionary.
     public func unpacked() -> Attributes {
-        var attributes = Attributes()
-        forEachEntry { key, value in
-            let name = AttributeKey(String(decoding: key, as: UTF8.self))
-            switch value {
-            case .string(let text): attributes[name] = .string(String(decoding: text, as: UTF8.self))
-            case .scalar(let value): attributes[name] = value
+        guard !bytes.isEmpty else { return [:] }
+        return PackedKeyTable.withKeys { numbered in
+            var attributes = Attributes()
+            forEachEntry { key, value in
+                let name: AttributeKey
+                switch key {
+                case .number(let number): name = numbered(number)
+                case .bytes(let bytes): name = AttributeKey(String(decoding: bytes, as: UTF8.self))
+                }
+                switch value {
+                case .string(let text): attributes[name] = .string(String(decoding: text, as: UTF8.self))
+                case .scalar(let value): attributes[name] = value
+                }
             }
+            return attributes
         }
-        return attributes
     }
 
     /// The value of one attribute, or `nil` when there is none: a walk over the entries that
-    /// compares names only where the lengths match, with no dictionary and no string made
-    /// but the value's (measured: unpacking every attribute of each replayed record cost
-    /// some 4,000 instructions a record, where its events read a few).
+    /// compares key numbers (or, for a name without one, bytes where the lengths match),
+    /// with no dictionary and no string made but the value's (measured: unpacking every
+    /// attribute of each replayed record cost some 4,000 instructions a record, where its
+    /// events read a few).
     public subscript(key: AttributeKey) -> AttributeValue? {
         guard !bytes.isEmpty else { return nil }
-        let found = key.rawValue.utf8.withContiguousStorageIfAvailable { name in
-            value(named: UnsafeRawBufferPointer(name))
+        if key.packedNumber != 0 {
+            let tag = UInt(key.packedNumber) << 1 | 1
+            return value { candidate, _ in candidate == tag }
         }
-        if let found { return found }
-        return Array(key.rawValue.utf8).withUnsafeBytes { value(named: $0) }
+        var name = key.rawValue
+        return name.withUTF8 { name in
+            let name = UnsafeRawBufferPointer(name)
+            return value { tag, bytes in tag & 1 == 0 && bytes.count == name.count && Self.equal(bytes, name) }
+        }
     }
 
-    private func value(named name: UnsafeRawBufferPointer) -> AttributeValue? {
+    /// The value of the first entry whose key tag (and, for a spelt-out name, bytes) `matches`.
+    private func value(where matches: (_ tag: UInt, _ name: UnsafeRawBufferPointer) -> Bool) -> AttributeValue? {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let key = Self.field(buffer, &offset)
-                let matches = key.count == name.count && Self.equal(key, name)
+                let tag = Self.varint(buffer, &offset)
+                var name = UnsafeRawBufferPointer(start: nil, count: 0)
+                if tag & 1 == 0 { name = Self.bytes(buffer, count: Int(tag >> 1), &offset) }
+                let found = matches(tag, name)
                 let kind = Kind(rawValue: buffer[offset]) ?? .false
                 offset += 1
                 switch kind {
                 case .string:
-                    let text = Self.field(buffer, &offset)
-                    if matches { return .string(String(decoding: text, as: UTF8.self)) }
+                    let text = Self.bytes(buffer, count: Int(Self.varint(buffer, &offset)), &offset)
+                    if found { return .string(String(decoding: text, as: UTF8.self)) }
                 case .int:
                     let number = Self.fixed(buffer, &offset)
-                    if matches { return .int(Int64(bitPattern: number)) }
+                    if found { return .int(Int64(bitPattern: number)) }
                 case .double:
                     let number = Self.fixed(buffer, &offset)
-                    if matches { return .double(Double(bitPattern: number)) }
+                    if found { return .double(Double(bitPattern: number)) }
                 case .false:
-                    if matches { return .bool(false) }
+                    if found { return .bool(false) }
                 case .true:
-                    if matches { return .bool(true) }
+                    if found { return .bool(true) }
                 }
             }
             return nil
         }
+    }
+
+    /// A packed key: a name's number, or the bytes of a name without one.
+    private enum Key {
+        case number(UInt32)
+        case bytes(UnsafeRawBufferPointer)
     }
 
     /// A packed value: a string's bytes, or a number or Boolean.
@@ -206,16 +247,20 @@ public struct PackedAttributes: Hashable, Sendable {
         case scalar(AttributeValue)
     }
 
-    /// Calls `body` with each entry's key bytes and value, in packing order.
-    private func forEachEntry(_ body: (UnsafeRawBufferPointer, Entry) -> Void) {
+    /// Calls `body` with each entry's key and value, in packing order.
+    private func forEachEntry(_ body: (Key, Entry) -> Void) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let key = Self.field(buffer, &offset)
+                let tag = Self.varint(buffer, &offset)
+                let key: Key =
+                    tag & 1 == 1
+                    ? .number(UInt32(truncatingIfNeeded: tag >> 1))
+                    : .bytes(Self.bytes(buffer, count: Int(tag >> 1), &offset))
                 let kind = Kind(rawValue: buffer[offset]) ?? .false
                 offset += 1
                 switch kind {
-                case .string: body(key, .string(Self.field(buffer, &offset)))
+                case .string: body(key, .string(Self.bytes(buffer, count: Int(Self.varint(buffer, &offset)), &offset)))
                 case .int: body(key, .scalar(.int(Int64(bitPattern: Self.fixed(buffer, &offset)))))
                 case .double: body(key, .scalar(.double(Double(bitPattern: Self.fixed(buffer, &offset)))))
                 case .false: body(key, .scalar(.bool(false)))
@@ -227,19 +272,25 @@ public struct PackedAttributes: Hashable, Sendable {
 
     // MARK: Encoding
 
-    /// A length-prefixed field's bytes.
-    private static func field(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int) -> UnsafeRawBufferPointer {
-        var length = 0
-        var shift = 0
+    @inline(__always)
+    private static func varint(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt {
+        var value: UInt = 0
+        var shift: UInt = 0
         while true {
             let byte = buffer[offset]
             offset += 1
-            length |= Int(byte & 0x7F) << shift
-            if byte < 0x80 { break }
+            value |= UInt(byte & 0x7F) << shift
+            if byte < 0x80 { return value }
             shift += 7
         }
-        let field = UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + length])
-        offset += length
+    }
+
+    @inline(__always)
+    private static func bytes(_ buffer: UnsafeRawBufferPointer, count: Int, _ offset: inout Int)
+        -> UnsafeRawBufferPointer
+    {
+        let field = UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
+        offset += count
         return field
     }
 

@@ -140,21 +140,24 @@ struct PackedAttributesTests {
         #expect(similar["aVeryLongName2"] == "y")
         #expect(similar["aVeryLongName3"] == nil)
         #expect(similar["pos"] == nil)
+        // A name too long for a number is packed by its bytes, and found the same way.
+        let long = String(repeating: "n", count: 65)
+        let spelt = PackedAttributes([AttributeKey(long): 1, "position": 2, AttributeKey(long + "x"): 3])
+        #expect(spelt[AttributeKey(long)] == 1)
+        #expect(spelt[AttributeKey(long + "x")] == 3)
+        #expect(spelt["position"] == 2)
+        #expect(spelt.unpacked() == [AttributeKey(long): 1, "position": 2, AttributeKey(long + "x"): 3])
         #expect(PackedAttributes()["position"] == nil)
     }
 
     @Test func recordsCompareByAttributesWhateverTheirPacking() {
         let direct = PackedAttributes.pack(
-            byteCount: PackedAttributes.packedSize(keyBytes: 1, valueBytes: 8, isString: false)
-                + PackedAttributes.packedSize(keyBytes: 1, valueBytes: 1, isString: true)
+            byteCount: PackedAttributes.packedSize(key: "b", valueBytes: 8, isString: false)
+                + PackedAttributes.packedSize(key: "a", valueBytes: 1, isString: true)
         ) { writer in
-            "b".utf8.withContiguousStorageIfAvailable { key in
-                writer.append(key: UnsafeRawBufferPointer(key), int: 1)
-            }
-            "a".utf8.withContiguousStorageIfAvailable { key in
-                "v".utf8.withContiguousStorageIfAvailable { value in
-                    writer.append(key: UnsafeRawBufferPointer(key), string: UnsafeRawBufferPointer(value))
-                }
+            writer.append(key: "b", int: 1)
+            "v".utf8.withContiguousStorageIfAvailable { value in
+                writer.append(key: "a", string: UnsafeRawBufferPointer(value))
             }
         }
         let packed = AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "Start", packedAttributes: direct)
