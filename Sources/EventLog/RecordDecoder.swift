@@ -37,8 +37,8 @@ public final class RecordDecoder {
 
     private var handle: OpaquePointer?
     private let texts = TextCache()
-    /// The keys of the object being packed, kept between records for their storage.
-    private var packingKeys: [AttributeKey] = []
+    /// The key numbers of the object being packed, kept between records for their storage.
+    private var packingNumbers: [UInt32] = []
     private var scratch: [UInt8] = []
 
     /// Creates a decoder; its parser is allocated on first use.
@@ -313,36 +313,40 @@ public final class RecordDecoder {
             return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
         }
         var size = 0
-        packingKeys.removeAll(keepingCapacity: true)
+        if packingNumbers.count < raw.count {
+            packingNumbers.append(contentsOf: repeatElement(0, count: raw.count - packingNumbers.count))
+        }
         for index in 0..<raw.count {
             let entry = entries[index]
             for earlier in 0..<index where Self.sameKey(entries[earlier], entry) {
                 return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
             }
-            let key = texts.key(UnsafeRawBufferPointer(start: entry.key, count: entry.key_length))
+            let number = texts.keyNumber(UnsafeRawBufferPointer(start: entry.key, count: entry.key_length))
+            let valueBytes: Int
             switch entry.value.kind {
-            case .CSJ_STRING:
-                size += PackedAttributes.packedSize(key: key, valueBytes: entry.value.length, isString: true)
-            case .CSJ_INT, .CSJ_BIG_INT, .CSJ_DOUBLE:
-                size += PackedAttributes.packedSize(key: key, valueBytes: 8, isString: false)
-            case .CSJ_BOOL:
-                size += PackedAttributes.packedSize(key: key, valueBytes: 0, isString: false)
-            default:
-                return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+            case .CSJ_STRING: valueBytes = entry.value.length
+            case .CSJ_INT, .CSJ_BIG_INT, .CSJ_DOUBLE: valueBytes = 8
+            case .CSJ_BOOL: valueBytes = 0
+            default: return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
             }
-            packingKeys.append(key)
+            size += PackedAttributes.packedSize(
+                keyNumber: number, nameBytes: entry.key_length, valueBytes: valueBytes,
+                isString: entry.value.kind == .CSJ_STRING)
+            packingNumbers[index] = number
         }
         let attributes = PackedAttributes.pack(byteCount: size) { writer in
             for index in 0..<raw.count {
                 let entry = entries[index]
-                let key = packingKeys[index]
+                let number = packingNumbers[index]
+                let name = UnsafeRawBufferPointer(start: entry.key, count: entry.key_length)
                 switch entry.value.kind {
                 case .CSJ_STRING:
                     writer.append(
-                        key: key, string: UnsafeRawBufferPointer(start: entry.value.string, count: entry.value.length))
-                case .CSJ_INT: writer.append(key: key, int: entry.value.integer)
-                case .CSJ_BOOL: writer.append(key: key, bool: entry.value.boolean)
-                default: writer.append(key: key, double: entry.value.number)
+                        keyNumber: number, name: name,
+                        string: UnsafeRawBufferPointer(start: entry.value.string, count: entry.value.length))
+                case .CSJ_INT: writer.append(keyNumber: number, name: name, int: entry.value.integer)
+                case .CSJ_BOOL: writer.append(keyNumber: number, name: name, bool: entry.value.boolean)
+                default: writer.append(keyNumber: number, name: name, double: entry.value.number)
                 }
             }
         }

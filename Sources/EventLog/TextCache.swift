@@ -10,17 +10,23 @@ import Glibc
 final class TextCache {
     private static let slots = 4_096
     private var strings: [(digest: UInt64, string: String)?]
-    /// The key cache's slots: digest, name bytes and key, in three arrays so that a look-up
-    /// copies nothing but the key it returns.
-    private var keyDigests: [UInt64]
-    private var keyBytes: [[UInt8]]
-    private var keys: [AttributeKey?]
+    private var keys: [(digest: UInt64, key: AttributeKey)?]
+    /// The key-number cache's slots: digest, name length (0 for an empty slot), number, and
+    /// the name's bytes in ``maxNumberedName`` bytes of `numberNames`.
+    private var numberDigests: [UInt64]
+    private var numberLengths: [UInt8]
+    private var numbers: [UInt32]
+    private var numberNames: [UInt8]
+    private static let numberSlots = 1_024
+    private static let maxNumberedName = 64
 
     init() {
         strings = Array(repeating: nil, count: Self.slots)
-        keyDigests = Array(repeating: 0, count: Self.slots)
-        keyBytes = Array(repeating: [], count: Self.slots)
         keys = Array(repeating: nil, count: Self.slots)
+        numberDigests = Array(repeating: 0, count: Self.numberSlots)
+        numberLengths = Array(repeating: 0, count: Self.numberSlots)
+        numbers = Array(repeating: 0, count: Self.numberSlots)
+        numberNames = Array(repeating: 0, count: Self.numberSlots * Self.maxNumberedName)
     }
 
     /// The bytes as a string (invalid UTF-8 repaired as `String(decoding:as:)` does).
@@ -35,21 +41,46 @@ final class TextCache {
         return string
     }
 
-    /// The attribute key named by the bytes. Every attribute of every record asks, so the
-    /// slot is found by a digest of the length and the first and last eight bytes, and the
-    /// name compared with a copy of its bytes (measured: hashing every byte and comparing
-    /// with the key's string cost some 150 instructions a key).
+    /// The attribute key named by the bytes.
     func key(_ bytes: UnsafeRawBufferPointer) -> AttributeKey {
-        let digest = Self.quickDigest(bytes)
+        let digest = Self.digest(bytes)
         let slot = Int(truncatingIfNeeded: digest) & (Self.slots - 1)
-        if keyDigests[slot] == digest, let key = keys[slot], Self.equal(keyBytes[slot], bytes) {
-            return key
+        if let entry = keys[slot], entry.digest == digest, Self.equal(entry.key.rawValue, bytes) {
+            return entry.key
         }
         let key = AttributeKey(String(decoding: bytes, as: UTF8.self))
-        keyDigests[slot] = digest
-        keyBytes[slot] = Array(bytes)
-        keys[slot] = key
+        keys[slot] = (digest, key)
         return key
+    }
+
+    /// The packed-key number of the attribute name spelt by the bytes
+    /// (``PackedAttributes/keyNumber(ofName:)``). Every attribute of every record asks, so the
+    /// slot is found by a digest of the length and the first and last eight bytes, and the
+    /// name compared with a copy of its bytes, all in arrays of plain values (measured: a
+    /// cache of attribute keys cost some 190 instructions an attribute).
+    func keyNumber(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+        let length = bytes.count
+        guard length > 0, length <= Self.maxNumberedName, let given = bytes.baseAddress else {
+            return PackedAttributes.keyNumber(ofName: bytes)
+        }
+        let digest = Self.quickDigest(bytes)
+        let slot = Int(truncatingIfNeeded: digest) & (Self.numberSlots - 1)
+        let start = slot * Self.maxNumberedName
+        if numberDigests[slot] == digest, Int(numberLengths[slot]) == length,
+            numberNames.withUnsafeBytes({ names in
+                names.baseAddress.map { memcmp($0 + start, given, length) == 0 } ?? false
+            })
+        {
+            return numbers[slot]
+        }
+        let number = PackedAttributes.keyNumber(ofName: bytes)
+        numberDigests[slot] = digest
+        numberLengths[slot] = UInt8(length)
+        numbers[slot] = number
+        numberNames.withUnsafeMutableBytes { names in
+            if let target = names.baseAddress { (target + start).copyMemory(from: given, byteCount: length) }
+        }
+        return number
     }
 
     private static func quickDigest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
@@ -63,14 +94,6 @@ final class TextCache {
         }
         digest = (digest ^ (digest >> 27)) &* 0x94d0_49bb_1331_11eb
         return digest ^ (digest >> 31)
-    }
-
-    private static func equal(_ stored: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard stored.count == bytes.count else { return false }
-        return stored.withUnsafeBytes { stored in
-            guard let storedBytes = stored.baseAddress, let given = bytes.baseAddress else { return true }
-            return memcmp(storedBytes, given, bytes.count) == 0
-        }
     }
 
     private static func digest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {

@@ -101,6 +101,41 @@ public struct PackedAttributes: Hashable, Sendable {
             writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
         }
 
+        /// Appends a string attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
+            write(keyNumber, name)
+            writeByte(Kind.string.rawValue)
+            writeVarint(UInt(string.count))
+            write(string)
+        }
+
+        /// Appends an integer attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, int: Int64) {
+            write(keyNumber, name)
+            writeFixed(.int, UInt64(bitPattern: int))
+        }
+
+        /// Appends a floating-point attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, double: Double) {
+            write(keyNumber, name)
+            writeFixed(.double, double.bitPattern)
+        }
+
+        /// Appends a Boolean attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, bool: Bool) {
+            write(keyNumber, name)
+            writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
+        }
+
+        private mutating func write(_ number: UInt32, _ name: UnsafeRawBufferPointer) {
+            if number != 0 {
+                writeVarint(UInt(number) << 1 | 1)
+            } else {
+                writeVarint(UInt(name.count) << 1)
+                write(name)
+            }
+        }
+
         private mutating func write(_ key: AttributeKey) {
             if key.packedNumber != 0 {
                 writeVarint(UInt(key.packedNumber) << 1 | 1)
@@ -152,6 +187,23 @@ public struct PackedAttributes: Hashable, Sendable {
             keySize = varintSize(UInt(length) << 1) + length
         }
         return keySize + 1 + valueBytes + (isString ? varintSize(UInt(valueBytes)) : 0)
+    }
+
+    /// The bytes an entry takes whose key is given as ``keyNumber(ofName:)`` and the name's
+    /// length; see ``packedSize(key:valueBytes:isString:)``.
+    public static func packedSize(keyNumber: UInt32, nameBytes: Int, valueBytes: Int, isString: Bool) -> Int {
+        let keySize =
+            keyNumber != 0 ? varintSize(UInt(keyNumber) << 1 | 1) : varintSize(UInt(nameBytes) << 1) + nameBytes
+        return keySize + 1 + valueBytes + (isString ? varintSize(UInt(valueBytes)) : 0)
+    }
+
+    /// The number of the attribute name spelt by `name` (UTF-8) in the process's table of
+    /// packed names, given it on first use; 0 for a name packed by its bytes. A decoder asks
+    /// once per name and keeps the answer.
+    public static func keyNumber(ofName name: UnsafeRawBufferPointer) -> UInt32 {
+        guard name.count <= PackedKeyTable.maxNameLength else { return 0 }
+        let text = String(decoding: name, as: UTF8.self)
+        return PackedKeyTable.number(for: text, digest: fnv1a(text))
     }
 
     private static func varintSize(_ value: UInt) -> Int {

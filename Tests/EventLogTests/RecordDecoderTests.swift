@@ -29,6 +29,23 @@ import Testing
         #expect(decoder.decode(line) == .record(.avt(expected)))
     }
 
+    @Test func namesOfEveryLengthAreKeptWhetherNumberedOrSpelt() {
+        // Names up to 64 bytes are packed by number, longer ones by their bytes; names of the
+        // same length and same ends are told apart, on first sight and from the cache.
+        let names = [
+            "a", "b", "abcdefgh", "abcdefgi", "abcdefghX", "aXcdefghX", String(repeating: "k", count: 64),
+            String(repeating: "k", count: 65), "é",
+        ]
+        var expected = Attributes()
+        for (index, name) in names.enumerated() { expected[AttributeKey(name)] = .int(Int64(index)) }
+        let json = "{" + names.enumerated().map { "\"\($0.element)\":\($0.offset)" }.joined(separator: ",") + "}"
+        #expect(attributes(json) == expected)
+        #expect(attributes(json) == expected)
+        let record = avt(#"{"ts":1,"instrument":"i","tracker":0,"action":"Start","attrs":\#(json)}"#)
+        #expect(record?.packedAttributes[AttributeKey(String(repeating: "k", count: 65))] == 7)
+        #expect(record?.packedAttributes["aXcdefghX"] == 5)
+    }
+
     @Test func typeAvtIsTheDefaultAndMayBeExplicit() {
         let implicit = avt(#"{"ts":5,"instrument":"i","tracker":2,"action":"Ping"}"#)
         let explicit = avt(#"{"type":"avt","ts":5,"instrument":"i","tracker":2,"action":"Ping","attrs":null}"#)
