@@ -61,7 +61,10 @@ let package = Package(
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
-        .executableTarget(name: "avt-replay", dependencies: ["ReplayCLI"]),
+        // jemalloc instead of glibc's malloc (Debian's libjemalloc-dev): measured 8% faster
+        // at 1M records and 19% at 5M, peak memory within 2% (README "Performance").
+        .executableTarget(
+            name: "avt-replay", dependencies: ["ReplayCLI"], linkerSettings: [.linkedLibrary("jemalloc")]),
         .executableTarget(
             name: "avt-loggen",
             dependencies: [

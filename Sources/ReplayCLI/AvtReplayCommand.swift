@@ -50,8 +50,10 @@ struct AvtReplayCommand: ParsableCommand {
     )
 
     static func main() {
-        // Give freed memory back to the system once 64 KiB are free at the top of the heap
-        // (glibc keeps 128 KiB and more by default, and raises that as it goes): sessions
+        // For glibc's malloc (`avt-replay` itself links jemalloc, which these calls leave
+        // alone; a command built on this library may not): give freed memory back to the
+        // system once 64 KiB are free at the top of the heap (glibc keeps 128 KiB and more
+        // by default, and raises that as it goes): sessions
         // come and go all night, and without this their freed records left the peak memory
         // of a ten times longer log 10-20% higher, varying from run to run (measured by
         // scripts/memory-test.sh; with it, within 4%).
