@@ -87,32 +87,37 @@ public struct InfluxLineEncoder: Sendable {
         return InfluxSeries(bytes: bytes)
     }
 
+    /// The escaped `key=value[,key=value…]` of fields that many points share, for
+    /// ``appendPoint(series:fields:sharedFields:timestamp:into:)``. What is dropped or cut
+    /// while encoding them is counted each time they are written, as for fields given one
+    /// by one.
+    public func fields(_ fields: [(String, InfluxFieldValue)]) -> InfluxFields {
+        var encoder = InfluxLineEncoder()
+        var bytes: [UInt8] = []
+        _ = encoder.appendFields(fields, after: nil, into: &bytes)
+        return InfluxFields(
+            bytes: bytes, droppedFields: encoder.droppedFields, truncatedStrings: encoder.truncatedStrings)
+    }
+
     /// Appends one point of a series made by ``series(measurement:tags:)``: escaping the
-    /// measurement and tags once for many points is what makes large outputs cheap.
+    /// measurement and tags once for many points is what makes large outputs cheap. The
+    /// `sharedFields` (made by ``fields(_:)``) follow `fields`.
     @discardableResult
     public mutating func appendPoint(
         series: InfluxSeries,
         fields: [(String, InfluxFieldValue)],
+        sharedFields: InfluxFields = InfluxFields(),
         timestamp: Int64,
         into buffer: inout [UInt8]
     ) -> Bool {
         let start = buffer.count
         buffer.append(contentsOf: series.bytes)
-        var wroteField = false
-        for (key, value) in fields {
-            if case .double(let number) = value, !number.isFinite {
-                droppedFields += 1
-                continue
-            }
-            let fieldStart = buffer.count
+        var wroteField = appendFields(fields, after: UInt8(ascii: " "), into: &buffer)
+        droppedFields += sharedFields.droppedFields
+        truncatedStrings += sharedFields.truncatedStrings
+        if !sharedFields.bytes.isEmpty {
             buffer.append(wroteField ? UInt8(ascii: ",") : UInt8(ascii: " "))
-            guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
-                buffer.removeSubrange(fieldStart...)
-                droppedFields += 1
-                continue
-            }
-            buffer.append(UInt8(ascii: "="))
-            appendValue(value, into: &buffer)
+            buffer.append(contentsOf: sharedFields.bytes)
             wroteField = true
         }
         guard wroteField else {
@@ -124,6 +129,35 @@ public struct InfluxLineEncoder: Sendable {
         DecimalFormatting.appendInt64(timestamp, into: &buffer)
         buffer.append(UInt8(ascii: "\n"))
         return true
+    }
+
+    /// Appends the fields, the first after `leading` (if any) and the others after a comma;
+    /// returns whether one was written.
+    private mutating func appendFields(
+        _ fields: [(String, InfluxFieldValue)], after leading: UInt8?, into buffer: inout [UInt8]
+    ) -> Bool {
+        var wroteField = false
+        for (key, value) in fields {
+            if case .double(let number) = value, !number.isFinite {
+                droppedFields += 1
+                continue
+            }
+            let fieldStart = buffer.count
+            if wroteField {
+                buffer.append(UInt8(ascii: ","))
+            } else if let leading {
+                buffer.append(leading)
+            }
+            guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
+                buffer.removeSubrange(fieldStart...)
+                droppedFields += 1
+                continue
+            }
+            buffer.append(UInt8(ascii: "="))
+            appendValue(value, into: &buffer)
+            wroteField = true
+        }
+        return wroteField
     }
 
     private mutating func appendTags(_ tags: [(String, String)], into buffer: inout [UInt8]) {
@@ -289,4 +323,22 @@ public struct InfluxLineEncoder: Sendable {
 /// The escaped `measurement[,tag=value…]` that starts each line of one series.
 public struct InfluxSeries: Hashable, Sendable {
     fileprivate let bytes: [UInt8]
+}
+
+/// Escaped `key=value[,key=value…]` fields that many points share, with what encoding them dropped or cut.
+public struct InfluxFields: Hashable, Sendable {
+    fileprivate let bytes: [UInt8]
+    fileprivate let droppedFields: Int
+    fileprivate let truncatedStrings: Int
+
+    /// No fields.
+    public init() {
+        self.init(bytes: [], droppedFields: 0, truncatedStrings: 0)
+    }
+
+    fileprivate init(bytes: [UInt8], droppedFields: Int, truncatedStrings: Int) {
+        self.bytes = bytes
+        self.droppedFields = droppedFields
+        self.truncatedStrings = truncatedStrings
+    }
 }

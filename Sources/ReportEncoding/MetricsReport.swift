@@ -36,6 +36,8 @@ public struct MetricsReport {
         var indexInMillisecond: Int64 = 0
         var series: (system: MetricSystem, tags: [MetricTag], encoded: InfluxSeries?)?
         var fields: [(String, InfluxFieldValue)] = []
+        // A playback's points share one array of string fields: escaped once while it lasts.
+        var shared: (source: [MetricTag], encoded: InfluxFields)?
         for point in points {
             if let previous, previous.timestamp == point.metric.timestamp, previous.system == point.system,
                 previous.source == point.source
@@ -53,9 +55,11 @@ public struct MetricsReport {
             guard let encoded = series?.encoded else { continue }
             fields.removeAll(keepingCapacity: true)
             fields.append((point.metric.name, Self.fieldValue(point.metric.value)))
-            for field in point.stringFields { fields.append((field.key, .string(field.value))) }
+            if shared == nil || shared?.source != point.stringFields {
+                shared = (point.stringFields, encoder.fields(point.stringFields.map { ($0.key, .string($0.value)) }))
+            }
             encoder.appendPoint(
-                series: encoded, fields: fields,
+                series: encoded, fields: fields, sharedFields: shared?.encoded ?? InfluxFields(),
                 timestamp: point.metric.timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond, into: &buffer)
         }
         return buffer

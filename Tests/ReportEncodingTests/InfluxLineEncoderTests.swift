@@ -37,6 +37,37 @@ struct InfluxLineEncoderTests {
         )
     }
 
+    @Test func sharedFieldsWriteAsFieldsGivenOneByOne() {
+        let long = String(repeating: "x", count: InfluxLineEncoder.maxStringBytes + 1)
+        let cases: [(own: [(String, InfluxFieldValue)], shared: [(String, InfluxFieldValue)])] = [
+            ([("v", .int(1))], [("playback_id", .string("a \"b\"")), ("n", .int(2))]),
+            ([("v", .double(.nan))], [("id", .string("x"))]),
+            ([], [("id", .string(long)), ("", .int(1))]),
+            ([("v", .int(1))], []),
+            ([("v", .double(.infinity))], [("bad", .double(.nan))]),
+        ]
+        for (own, shared) in cases {
+            var separate = InfluxLineEncoder()
+            var together = InfluxLineEncoder()
+            guard let series = together.series(measurement: "m", tags: [("t", "1")]) else {
+                Issue.record("the series was not written")
+                return
+            }
+            let encoded = together.fields(shared)
+            var bytes: [UInt8] = []
+            for _ in 0..<2 {
+                together.appendPoint(series: series, fields: own, sharedFields: encoded, timestamp: 5, into: &bytes)
+            }
+            let expected = line("m", tags: [("t", "1")], fields: own + shared, timestamp: 5, encoder: &separate)
+            #expect(
+                text(bytes) == expected
+                    + line("m", tags: [("t", "1")], fields: own + shared, timestamp: 5, encoder: &separate))
+            #expect(together.droppedFields == separate.droppedFields)
+            #expect(together.droppedPoints == separate.droppedPoints)
+            #expect(together.truncatedStrings == separate.truncatedStrings)
+        }
+    }
+
     @Test func measurementEscaping() {
         #expect(line("my measurement") == "my\\ measurement v=1i 1763622903225\n")
         #expect(line("a,b") == "a\\,b v=1i 1763622903225\n")
