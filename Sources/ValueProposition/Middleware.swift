@@ -50,6 +50,8 @@ public struct Middleware: Sendable {
     /// Whether `key` is one a ``duration(from:to:)`` middleware adds (`durationOpenedCompleted`),
     /// in any case, so that capitalised keys (`Durationopenedcompleted`) count too.
     public static func isDurationKey(_ key: AttributeKey) -> Bool {
+        // Most names do not start with a D: no lowercased copy for them.
+        guard let first = key.rawValue.utf8.first, first | 0x20 == UInt8(ascii: "d") else { return false }
         let name = key.rawValue.lowercased()
         guard name.hasPrefix("duration") else { return false }
         let statuses = name.dropFirst("duration".count)

@@ -41,13 +41,12 @@ public struct Session: Hashable, Sendable {
     /// The status timestamps as Tentacles reports them: `opened`, `started`, `started_1`, ...
     /// in epoch milliseconds.
     public var timestampAttributes: Attributes {
-        var attributes: Attributes = [:]
-        var counts: [SessionStatus: Int] = [:]
-        for (status, timestamp) in history {
-            let count = counts[status, default: 0]
-            counts[status] = count + 1
-            let key = count == 0 ? status.rawValue : status.rawValue + "_" + String(count)
-            attributes[AttributeKey(key)] = .int(timestamp.milliseconds)
+        var attributes = Attributes(minimumCapacity: history.count)
+        for (position, (status, timestamp)) in history.enumerated() {
+            // A history has a few entries: counting the earlier ones of a status beats hashing.
+            let count = history[..<position].count { $0.status == status }
+            let key = count == 0 ? status.attributeKey : AttributeKey(status.rawValue + "_" + String(count))
+            attributes[key] = .int(timestamp.milliseconds)
         }
         return attributes
     }

@@ -11,6 +11,24 @@ public enum SessionStatus: String, Hashable, Sendable, CaseIterable {
     /// Whether the session ends in this status.
     public var isFinal: Bool { self == .canceled || self == .completed }
 
+    /// The attribute of the time the session first reached this status (`opened`, ...),
+    /// made once.
+    var attributeKey: AttributeKey {
+        switch self {
+        case .opened: Self.openedKey
+        case .started: Self.startedKey
+        case .paused: Self.pausedKey
+        case .canceled: Self.canceledKey
+        case .completed: Self.completedKey
+        }
+    }
+
+    private static let openedKey = AttributeKey(SessionStatus.opened.rawValue)
+    private static let startedKey = AttributeKey(SessionStatus.started.rawValue)
+    private static let pausedKey = AttributeKey(SessionStatus.paused.rawValue)
+    private static let canceledKey = AttributeKey(SessionStatus.canceled.rawValue)
+    private static let completedKey = AttributeKey(SessionStatus.completed.rawValue)
+
     /// The status an action leads to from this one, or `nil` when the change is prohibited.
     ///
     /// The allowed changes are open→start, open→cancel, start→pause, start→complete,
