@@ -137,8 +137,8 @@ public final class Instrument {
     /// The new event gets `senderId` (`<instrument id>-<tracker id>`), then the time-since
     /// attribute of every action that reached the backend before (milliseconds from then to
     /// `timestamp`), then the tracker's supplied attributes, then its getters' attributes
-    /// (but for those it supplies). An action's time-since clock is
-    /// restarted only when its event reaches the backend, as in OpenAVT.
+    /// (but for those it supplies). An action's time-since clock is restarted only when its
+    /// event reaches the backend, as in OpenAVT.
     /// - Parameters:
     ///   - action: What happened.
     ///   - trackerID: The tracker that saw it.
@@ -160,8 +160,7 @@ public final class Instrument {
         guard let hub else { return .notProcessed }
         // The hub takes the event over, so that it changes it in place; a copy is kept only
         // when rejected events are wanted back.
-        let kept: Event?
-        if keepsRejectedEvents { kept = trackerEvent } else { kept = nil }
+        let kept = keepsRejectedEvents ? trackerEvent : nil
         guard let hubEvent = hub.process(consume trackerEvent, from: trackerID, in: self) else {
             return .rejected(kept, reason: hub.rejectionReason)
         }
@@ -173,6 +172,6 @@ public final class Instrument {
         }
         backend.send(hubEvent)
         clocks.restart(action.timeAttribute, at: timestamp)
-        return .accepted(consume hubEvent, metrics: metrics)
+        return .accepted(hubEvent, metrics: metrics)
     }
 }
