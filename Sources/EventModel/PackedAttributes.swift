@@ -31,21 +31,30 @@ public struct PackedAttributes: Hashable, Sendable {
         let entries = attributes.sorted { $0.key < $1.key }
         var size = 0
         for (key, value) in entries {
+            let valueBytes: Int
             switch value {
-            case .string(let text):
-                size += Self.packedSize(key: key, valueBytes: text.utf8.count, isString: true)
-            case .int, .double: size += Self.packedSize(key: key, valueBytes: 8, isString: false)
-            case .bool: size += Self.packedSize(key: key, valueBytes: 0, isString: false)
+            case .string(let text): valueBytes = text.utf8.count
+            case .int, .double: valueBytes = 8
+            case .bool: valueBytes = 0
             }
+            size += Self.packedSize(
+                keyNumber: key.packedNumber, nameBytes: key.rawValue.utf8.count, valueBytes: valueBytes,
+                isString: value.string != nil)
         }
         self = Self.pack(byteCount: size) { writer in
             for (key, value) in entries {
-                switch value {
-                case .string(var text):
-                    text.withUTF8 { writer.append(key: key, string: UnsafeRawBufferPointer($0)) }
-                case .int(let number): writer.append(key: key, int: number)
-                case .double(let number): writer.append(key: key, double: number)
-                case .bool(let flag): writer.append(key: key, bool: flag)
+                var name = key.rawValue
+                name.withUTF8 { name in
+                    let (number, name) = (key.packedNumber, UnsafeRawBufferPointer(name))
+                    switch value {
+                    case .string(var text):
+                        text.withUTF8 {
+                            writer.append(keyNumber: number, name: name, string: UnsafeRawBufferPointer($0))
+                        }
+                    case .int(let int): writer.append(keyNumber: number, name: name, int: int)
+                    case .double(let double): writer.append(keyNumber: number, name: name, double: double)
+                    case .bool(let bool): writer.append(keyNumber: number, name: name, bool: bool)
+                    }
                 }
             }
         }
@@ -57,8 +66,8 @@ public struct PackedAttributes: Hashable, Sendable {
     // MARK: Packing entries one by one
 
     /// Packs entries that take `byteCount` bytes (the sum of their
-    /// ``packedSize(key:valueBytes:isString:)``), written by `body` into storage of exactly
-    /// that size. The caller keeps keys unique.
+    /// ``packedSize(keyNumber:nameBytes:valueBytes:isString:)``), written by `body` into
+    /// storage of exactly that size. The caller keeps keys unique.
     public static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
         var packed = PackedAttributes()
         packed.bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
@@ -75,33 +84,7 @@ public struct PackedAttributes: Hashable, Sendable {
         fileprivate let buffer: UnsafeMutableRawBufferPointer
         fileprivate var offset = 0
 
-        /// Appends a string attribute.
-        public mutating func append(key: AttributeKey, string: UnsafeRawBufferPointer) {
-            write(key)
-            writeByte(Kind.string.rawValue)
-            writeVarint(UInt(string.count))
-            write(string)
-        }
-
-        /// Appends an integer attribute.
-        public mutating func append(key: AttributeKey, int: Int64) {
-            write(key)
-            writeFixed(.int, UInt64(bitPattern: int))
-        }
-
-        /// Appends a floating-point attribute.
-        public mutating func append(key: AttributeKey, double: Double) {
-            write(key)
-            writeFixed(.double, double.bitPattern)
-        }
-
-        /// Appends a Boolean attribute.
-        public mutating func append(key: AttributeKey, bool: Bool) {
-            write(key)
-            writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
-        }
-
-        /// Appends a string attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        /// Appends a string attribute; its key is ``keyNumber(ofName:)`` of `name`, and `name` its bytes.
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
             write(keyNumber, name)
             writeByte(Kind.string.rawValue)
@@ -109,19 +92,19 @@ public struct PackedAttributes: Hashable, Sendable {
             write(string)
         }
 
-        /// Appends an integer attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        /// Appends an integer attribute (key as for strings).
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, int: Int64) {
             write(keyNumber, name)
             writeFixed(.int, UInt64(bitPattern: int))
         }
 
-        /// Appends a floating-point attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        /// Appends a floating-point attribute (key as for strings).
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, double: Double) {
             write(keyNumber, name)
             writeFixed(.double, double.bitPattern)
         }
 
-        /// Appends a Boolean attribute whose key is given as ``keyNumber(ofName:)`` and the name's bytes.
+        /// Appends a Boolean attribute (key as for strings).
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, bool: Bool) {
             write(keyNumber, name)
             writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
@@ -133,18 +116,6 @@ public struct PackedAttributes: Hashable, Sendable {
             } else {
                 writeVarint(UInt(name.count) << 1)
                 write(name)
-            }
-        }
-
-        private mutating func write(_ key: AttributeKey) {
-            if key.packedNumber != 0 {
-                writeVarint(UInt(key.packedNumber) << 1 | 1)
-                return
-            }
-            var name = key.rawValue
-            name.withUTF8 { name in
-                writeVarint(UInt(name.count) << 1)
-                write(UnsafeRawBufferPointer(name))
             }
         }
 
@@ -176,21 +147,9 @@ public struct PackedAttributes: Hashable, Sendable {
         }
     }
 
-    /// The bytes an entry takes: its key, the kind byte and the value. `valueBytes` is a
-    /// string's length (which then takes a length prefix too), 8 for a number, 0 for a Boolean.
-    public static func packedSize(key: AttributeKey, valueBytes: Int, isString: Bool) -> Int {
-        let keySize: Int
-        if key.packedNumber != 0 {
-            keySize = varintSize(UInt(key.packedNumber) << 1 | 1)
-        } else {
-            let length = key.rawValue.utf8.count
-            keySize = varintSize(UInt(length) << 1) + length
-        }
-        return keySize + 1 + valueBytes + (isString ? varintSize(UInt(valueBytes)) : 0)
-    }
-
-    /// The bytes an entry takes whose key is given as ``keyNumber(ofName:)`` and the name's
-    /// length; see ``packedSize(key:valueBytes:isString:)``.
+    /// The bytes an entry takes: its key (given as ``keyNumber(ofName:)`` and the name's
+    /// length), the kind byte and the value. `valueBytes` is a string's length (which then
+    /// takes a length prefix too), 8 for a number, 0 for a Boolean.
     public static func packedSize(keyNumber: UInt32, nameBytes: Int, valueBytes: Int, isString: Bool) -> Int {
         let keySize =
             keyNumber != 0 ? varintSize(UInt(keyNumber) << 1 | 1) : varintSize(UInt(nameBytes) << 1) + nameBytes

@@ -150,14 +150,24 @@ struct PackedAttributesTests {
         #expect(PackedAttributes()["position"] == nil)
     }
 
+    private func number(_ name: String) -> UInt32 {
+        Array(name.utf8).withUnsafeBytes { PackedAttributes.keyNumber(ofName: $0) }
+    }
+
     @Test func recordsCompareByAttributesWhateverTheirPacking() {
         let direct = PackedAttributes.pack(
-            byteCount: PackedAttributes.packedSize(key: "b", valueBytes: 8, isString: false)
-                + PackedAttributes.packedSize(key: "a", valueBytes: 1, isString: true)
+            byteCount: PackedAttributes.packedSize(keyNumber: number("b"), nameBytes: 1, valueBytes: 8, isString: false)
+                + PackedAttributes.packedSize(keyNumber: number("a"), nameBytes: 1, valueBytes: 1, isString: true)
         ) { writer in
-            writer.append(key: "b", int: 1)
-            "v".utf8.withContiguousStorageIfAvailable { value in
-                writer.append(key: "a", string: UnsafeRawBufferPointer(value))
+            "b".utf8.withContiguousStorageIfAvailable { name in
+                writer.append(keyNumber: number("b"), name: UnsafeRawBufferPointer(name), int: 1)
+            }
+            "a".utf8.withContiguousStorageIfAvailable { name in
+                "v".utf8.withContiguousStorageIfAvailable { value in
+                    writer.append(
+                        keyNumber: number("a"), name: UnsafeRawBufferPointer(name),
+                        string: UnsafeRawBufferPointer(value))
+                }
             }
         }
         let packed = AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "Start", packedAttributes: direct)
