@@ -19,6 +19,22 @@ enum PackedKeyTable {
         var numbers: [String: UInt32] = [:]
         /// The names by number, from 1.
         var names: [AttributeKey] = []
+
+        /// The table with the names the core hubs stamp on every event as its first numbers,
+        /// in slot order (see ``AttributeKey/hubStampSlot``).
+        init() {
+            for name in AttributeKey.hubStampedNames {
+                add(name, digest: fnv1a(name))
+            }
+        }
+
+        @discardableResult
+        mutating func add(_ name: String, digest: UInt64) -> UInt32 {
+            let number = UInt32(names.count + 1)
+            numbers[name] = number
+            names.append(AttributeKey(rawValue: name, digest: digest, packedNumber: number))
+            return number
+        }
     }
 
     private static let state = Mutex(State())
@@ -29,10 +45,7 @@ enum PackedKeyTable {
         return state.withLock { state in
             if let number = state.numbers[name] { return number }
             guard state.names.count < capacity else { return 0 }
-            let number = UInt32(state.names.count + 1)
-            state.numbers[name] = number
-            state.names.append(AttributeKey(rawValue: name, digest: digest, packedNumber: number))
-            return number
+            return state.add(name, digest: digest)
         }
     }
 

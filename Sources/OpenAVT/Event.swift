@@ -12,7 +12,10 @@ public struct Event: Hashable, Sendable {
     public var action: Action
     /// When it happened: the replayed record's time.
     public var timestamp: Timestamp
-    /// The attributes set after emission: the tracker's getters and the hub.
+    /// The attributes set after emission (the tracker's getters, the hub's) that the core
+    /// hubs stamp on every event.
+    private var stamps: HubStamps
+    /// The other attributes set after emission.
     private var stored: AttributeList
     /// The tracker's supplied attributes as they were when the event was emitted.
     private var supplied: SuppliedAttributes
@@ -25,10 +28,12 @@ public struct Event: Hashable, Sendable {
     public init(action: Action, timestamp: Timestamp, attributes: Attributes = [:]) {
         self.action = action
         self.timestamp = timestamp
-        self.stored = AttributeList(attributes)
+        self.stamps = HubStamps()
+        self.stored = AttributeList(minimumCapacity: 0)
         self.supplied = SuppliedAttributes()
         self.sender = nil
         self.clocks = TimeSinceClocks()
+        for (key, value) in attributes { setStored(key, value) }
     }
 
     /// Creates an emitted event: its `senderId`, the instrument's time-since clocks and the
@@ -39,6 +44,7 @@ public struct Event: Hashable, Sendable {
     ) {
         self.action = action
         self.timestamp = timestamp
+        self.stamps = HubStamps()
         self.stored = AttributeList(minimumCapacity: capacity)
         self.supplied = supplied
         self.sender = sender
@@ -50,6 +56,7 @@ public struct Event: Hashable, Sendable {
     public var attributes: Attributes {
         get {
             var all = stored.dictionary
+            stamps.add(to: &all)
             for (key, value) in supplied.all where all[key] == nil {
                 all[key] = value
             }
@@ -62,16 +69,19 @@ public struct Event: Hashable, Sendable {
             return all
         }
         set {
-            stored = AttributeList(newValue)
+            stamps = HubStamps()
+            stored = AttributeList(minimumCapacity: 0)
             supplied = SuppliedAttributes()
             sender = nil
             clocks = TimeSinceClocks()
+            for (key, value) in newValue { setStored(key, value) }
         }
     }
 
     /// The value of an attribute, or `nil` when the event does not have it.
     public subscript(key: AttributeKey) -> AttributeValue? {
         get {
+            if let slot = key.hubStampSlot, let value = stamps[slot] { return value }
             if let value = stored[key] ?? supplied[key] { return value }
             if key == .senderId, let sender { return sender }
             return clocks.value(of: key)
@@ -82,8 +92,33 @@ public struct Event: Hashable, Sendable {
                 if key == .senderId { sender = nil }
                 if clocks.contains(key) { clocks.remove(key) }
             }
-            stored.set(key, newValue)
+            setStored(key, newValue)
         }
+    }
+
+    /// Stamps an attribute the core hubs set on every event: the same as `self[key] = value`,
+    /// without the walk over the layers when `key` has a slot.
+    @inline(__always)
+    mutating func stamp(_ key: AttributeKey, _ value: AttributeValue) {
+        guard let slot = key.hubStampSlot, stamps.store(value, in: slot), !stamps.displaced.contains(slot) else {
+            self[key] = value
+            return
+        }
+    }
+
+    /// Sets or removes a stored attribute: in its slot when the core hubs stamp it and the
+    /// value has the slot's type, in the list otherwise.
+    private mutating func setStored(_ key: AttributeKey, _ value: AttributeValue?) {
+        if let slot = key.hubStampSlot {
+            guard stamps.store(value, in: slot) else {
+                stamps.displaced.insert(slot)
+                stored.set(key, value)
+                return
+            }
+            if stamps.displaced.remove(slot) { stored.set(key, nil) }
+            return
+        }
+        stored.set(key, value)
     }
 
     public static func == (lhs: Event, rhs: Event) -> Bool {
@@ -113,10 +148,6 @@ private struct AttributeList: Sendable {
 
     init(minimumCapacity: Int) {
         entries.reserveCapacity(minimumCapacity)
-    }
-
-    init(_ attributes: Attributes) {
-        entries = attributes.map { Entry(key: $0.key, value: $0.value) }
     }
 
     subscript(key: AttributeKey) -> AttributeValue? {

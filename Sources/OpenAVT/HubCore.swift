@@ -56,7 +56,7 @@ public final class HubCore: Hub {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
         }
         if state.didStart && !state.isPaused && !state.isSeeking && !state.isBuffering {
-            event[.deltaPlayTime] = .int(event.timestamp.milliseconds(since: lastAcceptedTimestamp))
+            event.stamp(.deltaPlayTime, .int(event.timestamp.milliseconds(since: lastAcceptedTimestamp)))
         }
         let reason = acceptOrReject(event, state: &state)
         instrument.setState(state, of: tracker)
@@ -64,23 +64,23 @@ public final class HubCore: Hub {
         if reason != nil { return nil }
 
         lastAcceptedTimestamp = event.timestamp
-        event[.countErrors] = .int(countErrors)
-        event[.countStarts] = .int(countStarts)
-        event[.accumPauseTime] = .int(accumPauseTime)
-        event[.accumBufferTime] = .int(accumBufferTime)
-        event[.accumSeekTime] = .int(accumSeekTime)
+        event.stamp(.countErrors, .int(countErrors))
+        event.stamp(.countStarts, .int(countStarts))
+        event.stamp(.accumPauseTime, .int(accumPauseTime))
+        event.stamp(.accumBufferTime, .int(accumBufferTime))
+        event.stamp(.accumSeekTime, .int(accumSeekTime))
         // A BufferFinish belongs to the blocks its BufferBegin was in.
         if event.action == .bufferFinish {
-            event[.inPauseBlock] = .bool(lastBufferBeginInPauseBlock)
-            event[.inSeekBlock] = .bool(lastBufferBeginInSeekBlock)
+            event.stamp(.inPauseBlock, .bool(lastBufferBeginInPauseBlock))
+            event.stamp(.inSeekBlock, .bool(lastBufferBeginInSeekBlock))
         } else {
-            event[.inPauseBlock] = .bool(state.isPaused)
-            event[.inSeekBlock] = .bool(state.isSeeking)
+            event.stamp(.inPauseBlock, .bool(state.isPaused))
+            event.stamp(.inSeekBlock, .bool(state.isSeeking))
         }
-        event[.inBufferBlock] = .bool(state.isBuffering)
-        event[.inPlaybackBlock] = .bool(state.didStart && !state.didFinish)
-        if let streamID { event[.streamId] = .string(streamID) }
-        if let playbackID { event[.playbackId] = .string(playbackID) }
+        event.stamp(.inBufferBlock, .bool(state.isBuffering))
+        event.stamp(.inPlaybackBlock, .bool(state.didStart && !state.didFinish))
+        if let streamID { event.stamp(.streamId, .string(streamID)) }
+        if let playbackID { event.stamp(.playbackId, .string(playbackID)) }
         if event.action == .end || event.action == .stop || event.action == .next {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
         }

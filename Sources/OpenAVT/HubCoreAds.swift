@@ -38,9 +38,9 @@ public final class HubCoreAds: Hub {
         if ownReason != nil { return nil }
 
         let state = instrument.state(of: tracker)
-        event[.inAdBreakBlock] = .bool(state.inAdBreak)
-        event[.inAdBlock] = .bool(state.inAd)
-        event[.countAds] = .int(countAds)
+        event.stamp(.inAdBreakBlock, .bool(state.inAdBreak))
+        event.stamp(.inAdBlock, .bool(state.inAd))
+        event.stamp(.countAds, .int(countAds))
         for trackerID in instrument.trackerIDs where instrument.callGetter(.isAdsTracker, of: trackerID) == false {
             instrument.useGetter(.position, of: trackerID, on: &event)
         }

@@ -148,12 +148,11 @@ public final class Instrument {
     public func emit(_ action: Action, trackerID: TrackerID, at timestamp: Timestamp) -> EmitOutcome {
         guard let tracker = trackers[trackerID] else { return .notProcessed }
         let supplied = tracker.suppliedAttributes
-        // Room for the getters and a hub's attributes, so that the event's list of stored
-        // attributes is not regrown as the event goes down the chain.
+        // Room for the getters' attributes; those the core hubs stamp have slots of their own.
         var event = Event(
             action: action, timestamp: timestamp, sender: senderIDs[trackerID],
             clocks: clocks.snapshot(at: timestamp), supplied: supplied,
-            capacity: (getters[trackerID]?.count ?? 0) + 16)
+            capacity: getters[trackerID]?.count ?? 0)
         applyGetters(of: trackerID, skipping: supplied, to: &event)
 
         guard let trackerEvent = tracker.initEvent(consume event) else { return .droppedByTracker }

@@ -54,6 +54,51 @@ struct InstrumentTests {
         #expect(copy == start)
     }
 
+    @Test func attributesTheHubsStampBehaveAsAnyOther() {
+        // Kept in slots of their own, they read, overwrite, change type and disappear as
+        // attributes kept in the list do.
+        var event = Event(action: .start, timestamp: Timestamp(milliseconds: 0), attributes: ["countErrors": "many"])
+        #expect(event[.countErrors] == "many")
+        event[.countErrors] = 2
+        #expect(event[.countErrors] == 2)
+        #expect(event.attributes == [.countErrors: 2])
+        event[.inPauseBlock] = true
+        event[.playbackId] = "p-1"
+        event[.streamId] = 5
+        #expect(event[.inPauseBlock] == true)
+        #expect(event[.playbackId] == "p-1")
+        #expect(event[.streamId] == 5)
+        event[.streamId] = "s-1"
+        event[.playbackId] = nil
+        #expect(event.attributes == [.countErrors: 2, .inPauseBlock: true, .streamId: "s-1"])
+        let same = Event(
+            action: .start, timestamp: Timestamp(milliseconds: 0),
+            attributes: [.streamId: "s-1", .inPauseBlock: true, .countErrors: 2])
+        #expect(event == same)
+        #expect(event.hashValue == same.hashValue)
+        event[.inPauseBlock] = false
+        #expect(event[.inPauseBlock] == false)
+        #expect(event != same)
+    }
+
+    @Test func aHubsStampsReachTheBackend() {
+        var harness = InstrumentHarness(hub: HubCore())
+        harness.emit(.mediaRequest)
+        harness.emit(.streamLoad)
+        harness.advance(by: 10)
+        harness.emit(.start)
+        harness.advance(by: 25)
+        harness.emit(.pauseBegin)
+        let pause = harness.backend.takeLastEvent()
+        #expect(pause?[.deltaPlayTime] == 25)
+        #expect(pause?[.countStarts] == 1)
+        #expect(pause?[.inPauseBlock] == true)
+        #expect(pause?[.inPlaybackBlock] == true)
+        #expect(pause?[.streamId]?.string != nil)
+        #expect(pause?[.playbackId]?.string != nil)
+        #expect(pause?.attributes[.accumSeekTime] == 0)
+    }
+
     @Test func suppliedAttributesActAsGettersAndHideLikeStoredOnes() {
         let instrument = Instrument(id: "i", hub: HubCore(), backend: RecordingBackend())
         let tracker = SupplyingTracker()

@@ -1,0 +1,80 @@
+import EventModel
+
+/// The attributes the core hubs stamp on every event they accept, kept in fixed slots
+/// (``AttributeKey/hubStampSlot``) rather than in the event's list: integers, then flags, then
+/// the two ids, each present or not.
+///
+/// Setting a slot costs a few stores where the list cost a walk over the keys, an append and
+/// the retains of a key and a value, and an event whose attributes all fit in slots releases
+/// no list.
+struct HubStamps: Sendable {
+    /// Which slots hold a value, a bit each.
+    private var present: UInt16 = 0
+    /// The values of the flag slots, at their slots' bits.
+    private var flags: UInt16 = 0
+    private var integers = InlineArray<7, Int64>(repeating: 0)
+    private var streamID: String?
+    private var playbackID: String?
+    /// The slots whose attribute is in the event's list instead, set with a value of another type.
+    var displaced = SlotSet()
+
+    /// A set of slots, a bit each.
+    struct SlotSet: Sendable {
+        private var bits: UInt16 = 0
+
+        mutating func insert(_ slot: Int) { bits |= 1 << slot }
+
+        @inline(__always)
+        func contains(_ slot: Int) -> Bool { bits & (1 << slot) != 0 }
+
+        /// Removes a slot; returns whether it was in the set.
+        @inline(__always)
+        mutating func remove(_ slot: Int) -> Bool {
+            let bit: UInt16 = 1 << slot
+            defer { bits &= ~bit }
+            return bits & bit != 0
+        }
+    }
+
+    private static var flagSlots: Range<Int> {
+        AttributeKey.hubStampIntegerSlots..<(AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots)
+    }
+    private static var streamIDSlot: Int { AttributeKey.hubStampSlots - 2 }
+
+    /// The value in a slot, or `nil` when it holds none.
+    subscript(slot: Int) -> AttributeValue? {
+        guard present & (1 << slot) != 0 else { return nil }
+        if slot < AttributeKey.hubStampIntegerSlots { return .int(integers[slot]) }
+        if Self.flagSlots.contains(slot) { return .bool(flags & (1 << slot) != 0) }
+        return (slot == Self.streamIDSlot ? streamID : playbackID).map { .string($0) }
+    }
+
+    /// Keeps `value` in `slot`, or empties the slot when `value` is `nil`. Returns `false`,
+    /// with the slot emptied, when `value` is not of the slot's type: it belongs in the list.
+    @inline(__always)
+    mutating func store(_ value: AttributeValue?, in slot: Int) -> Bool {
+        let bit: UInt16 = 1 << slot
+        present &= ~bit
+        switch value {
+        case .int(let number) where slot < AttributeKey.hubStampIntegerSlots:
+            integers[slot] = number
+        case .bool(let flag) where Self.flagSlots.contains(slot):
+            if flag { flags |= bit } else { flags &= ~bit }
+        case .string(let id) where slot >= AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots:
+            if slot == Self.streamIDSlot { streamID = id } else { playbackID = id }
+        case nil:
+            return true
+        default:
+            return false
+        }
+        present |= bit
+        return true
+    }
+
+    /// Adds the attributes held to `attributes`.
+    func add(to attributes: inout Attributes) {
+        for slot in 0..<AttributeKey.hubStampSlots {
+            if let value = self[slot] { attributes[AttributeKey.hubStamped[slot]] = value }
+        }
+    }
+}
