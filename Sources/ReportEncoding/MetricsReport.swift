@@ -67,8 +67,9 @@ public struct MetricsReport {
 
     /// `metrics.graphite`, from points in output order: lines by second, then path.
     ///
-    /// Each distinct path is sanitised once; the points are ordered by second and by the
-    /// path's rank among the batch's paths, and summed in their order within a line.
+    /// Each distinct path is sanitised once (its source's nodes once for all of its names); the
+    /// points are ordered by second and by the path's rank among the batch's paths, and summed
+    /// in their order within a line.
     public func graphite(_ points: [MetricPoint]) -> [UInt8] {
         var paths = GraphitePaths()
         let lineOfPoint = points.map { paths.line(of: $0) }
@@ -97,7 +98,7 @@ public struct MetricsReport {
                 sum = Self.sum(sum, points[order[position]].metric.value)
                 position += 1
             }
-            if encodedPaths[line] == nil { encodedPaths[line] = .some(encoder.encodedPath(paths.path(line))) }
+            if encodedPaths[line] == nil { encodedPaths[line] = .some(paths.encodedPath(line, with: &encoder)) }
             guard let path = encodedPaths[line] ?? nil else { continue }
             switch sum {
             case .int(let value): _ = encoder.appendLine(path: path, value: value, epochSeconds: second, into: &buffer)
@@ -195,23 +196,33 @@ private struct LineOrder: Comparable {
 
 /// The distinct Graphite paths (`system`, the point's path, the metric's name) of a batch of
 /// points, numbered as they first appear.
+///
+/// A batch has a source or two (an instrument, an app's value proposition, a station's
+/// player) and a handful of metric names per source: each source's nodes are kept and
+/// encoded once, and each line is its source and a name.
 private struct GraphitePaths {
     private struct Source: Hashable {
         var system: MetricSystem
         var path: [String]
     }
 
-    private var lines: [[String]] = []
+    private struct Line {
+        var source: Int
+        var name: String
+    }
+
+    private var lines: [Line] = []
+    private var sources: [Source] = []
     /// Per source, the line of each metric name: a source has a handful of names, which a
     /// scan finds faster than hashing them.
     private var lineByName: [[(name: String, line: Int)]] = []
+    /// Per source, its encoded nodes, once a line of it is written.
+    private var encodedSources: [GraphitePath??] = []
     private var sourceIndex: [Source: Int] = [:]
     /// The last source looked up: points of one source come together and share their path array.
     private var last: (source: Source, index: Int)?
 
     var count: Int { lines.count }
-
-    func path(_ line: Int) -> [String] { lines[line] }
 
     /// The number of the point's path, new or seen before.
     mutating func line(of point: MetricPoint) -> Int {
@@ -223,28 +234,57 @@ private struct GraphitePaths {
             if let known = sourceIndex[key] {
                 source = known
             } else {
-                source = lineByName.count
+                source = sources.count
                 sourceIndex[key] = source
+                sources.append(key)
                 lineByName.append([])
+                encodedSources.append(nil)
             }
             last = (key, source)
         }
         let name = point.metric.name
         if let known = lineByName[source].first(where: { $0.name == name }) { return known.line }
         let line = lines.count
-        lines.append([point.system.rawValue] + point.path + [name])
+        lines.append(Line(source: source, name: name))
         lineByName[source].append((name, line))
         return line
     }
 
+    /// The encoded path of a line: its source's nodes, encoded once, and its name.
+    mutating func encodedPath(_ line: Int, with encoder: inout GraphiteEncoder) -> GraphitePath? {
+        let source = lines[line].source
+        if encodedSources[source] == nil {
+            encodedSources[source] = .some(
+                encoder.encodedPath([sources[source].system.rawValue] + sources[source].path))
+        }
+        guard let encoded = encodedSources[source] ?? nil else { return nil }
+        return GraphiteEncoder.extending(encoded, with: lines[line].name)
+    }
+
     /// Each path's rank in the output order: node by node, in UTF-8 byte order.
     func ranks() -> [Int] {
-        let sorted = lines.indices.sorted { lhs, rhs in
-            lines[lhs].lexicographicallyPrecedes(lines[rhs]) { $0.precedesInUTF8Order($1) }
-        }
+        let sorted = lines.indices.sorted(by: precedes)
         var rank = Array(repeating: 0, count: lines.count)
         for (position, line) in sorted.enumerated() { rank[line] = position }
         return rank
+    }
+
+    /// Whether line `lhs`'s nodes come before line `rhs`'s, node by node.
+    private func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
+        let (left, right) = (lines[lhs], lines[rhs])
+        if left.source == right.source { return left.name.precedesInUTF8Order(right.name) }
+        let (leftSource, rightSource) = (sources[left.source], sources[right.source])
+        if leftSource.system != rightSource.system {
+            return leftSource.system.rawValue.precedesInUTF8Order(rightSource.system.rawValue)
+        }
+        // The nodes after the system: the path's, then the name.
+        let (leftCount, rightCount) = (leftSource.path.count + 1, rightSource.path.count + 1)
+        for index in 0..<min(leftCount, rightCount) {
+            let leftNode = index < leftSource.path.count ? leftSource.path[index] : left.name
+            let rightNode = index < rightSource.path.count ? rightSource.path[index] : right.name
+            if leftNode != rightNode { return leftNode.precedesInUTF8Order(rightNode) }
+        }
+        return leftCount < rightCount
     }
 }
 

@@ -37,6 +37,27 @@ struct MetricsReportTests {
                 """)
     }
 
+    @Test func graphiteOrdersPathsOfDifferentLengthsNodeByNode() {
+        let points = [
+            point("s", "Z", .int(1), at: 1_000, path: ["x"]),
+            point("s", "Y", .int(2), at: 1_000, path: ["x"]),
+            point("t", "A", .int(3), at: 1_000, path: ["x", "Y"]),
+            point("t", "N", .int(4), at: 1_000, path: ["x", "M"]),
+            point("u", "B", .int(5), at: 1_000, path: ["w", "x"]),
+        ]
+        // A source's name node sorts with the other sources' path nodes at the same depth,
+        // and a path that is a prefix of another comes first.
+        #expect(
+            text(MetricsReport(prefix: "").graphite(points)) == """
+                openavt.w.x.B 5 1
+                openavt.x.M.N 4 1
+                openavt.x.Y 2 1
+                openavt.x.Y.A 3 1
+                openavt.x.Z 1 1
+
+                """)
+    }
+
     @Test func influxEscapesEachSeriesOnceAndNumbersPointsInAMillisecond() {
         let tags = [MetricTag("tracker", "0"), MetricTag("instrument", "ios 1")]
         let points = [
