@@ -318,10 +318,12 @@ public final class RecordDecoder {
         }
         for index in 0..<raw.count {
             let entry = entries[index]
-            for earlier in 0..<index where Self.sameKey(entries[earlier], entry) {
+            let number = texts.keyNumber(UnsafeRawBufferPointer(start: entry.key, count: entry.key_length))
+            // A name has a number, or never has one: numbers tell repeated keys apart.
+            for earlier in 0..<index
+            where packingNumbers[earlier] == number && (number != 0 || Self.sameKey(entries[earlier], entry)) {
                 return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
             }
-            let number = texts.keyNumber(UnsafeRawBufferPointer(start: entry.key, count: entry.key_length))
             let valueBytes: Int
             switch entry.value.kind {
             case .CSJ_STRING: valueBytes = entry.value.length
