@@ -97,13 +97,18 @@ extension Action {
         openAVTActions[name] ?? Action(name: name)
     }
 
+    /// Every action OpenAVT defines, from `TrackerInit` to `AdError`.
+    public static let openAVT: [Action] = [
+        trackerInit, mediaRequest, playerSet, playerReady, prepareItem, manifestLoad, streamLoad, start,
+        bufferBegin, bufferFinish, seekBegin, seekFinish, pauseBegin, pauseFinish, forwardBegin,
+        forwardFinish, rewindBegin, rewindFinish, qualityChangeUp, qualityChangeDown, stop, end, next,
+        error, ping, adBreakBegin, adBreakFinish, adBegin, adFinish, adPauseBegin, adPauseFinish,
+        adBufferBegin, adBufferFinish, adSkip, adClick, adFirstQuartile, adSecondQuartile,
+        adThirdQuartile, adError,
+    ]
+
     private static let openAVTActions: [String: Action] = Dictionary(
-        uniqueKeysWithValues: [
-            trackerInit, mediaRequest, playerSet, playerReady, prepareItem, manifestLoad, streamLoad, start,
-            bufferBegin, bufferFinish, seekBegin, seekFinish, pauseBegin, pauseFinish, forwardBegin,
-            forwardFinish, rewindBegin, rewindFinish, qualityChangeUp, qualityChangeDown, stop, end, next,
-            error, ping,
-        ].map { ($0.name, $0) } + adActions.map { ($0.name, $0) })
+        uniqueKeysWithValues: openAVT.map { ($0.name, $0) })
 
     private static let adActionNames: Set<String> = [
         "AdBreakBegin", "AdBreakFinish", "AdBegin", "AdFinish", "AdPauseBegin", "AdPauseFinish",

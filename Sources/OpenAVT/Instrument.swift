@@ -34,7 +34,7 @@ public final class Instrument {
     /// `<instrument id>-<tracker id>` of each tracker, made once.
     private var senderIDs = TrackerTable<AttributeValue>()
     private var nextTrackerID: TrackerID = 0
-    private var clocks = TimeSinceClocks()
+    private var clocks = TimeSinceClocks.openAVT
     var getters = TrackerTable<GetterTable>()
 
     /// Creates an instrument with the given components.

@@ -18,6 +18,10 @@ struct InstrumentTests {
         #expect(ping?["timeSinceCustomAction"] == 250)
         #expect(ping?["myTimeSince"] == 250)
         #expect(ping?["timeSinceRenamed"] == nil)
+        // Only the clocks of actions that reached the backend are on an event.
+        #expect(ping?[Action.start.timeAttribute] == nil)
+        #expect(
+            ping?.attributes.keys.filter { $0.rawValue.hasPrefix("timeSince") }.sorted() == ["timeSinceCustomAction"])
     }
 
     @Test func timeSinceAttributesBehaveAsStoredOnes() {
