@@ -68,8 +68,8 @@ public struct ReplayEngine {
     private mutating func insert(_ record: Record, at position: SourcePosition) {
         let key = SessionKey(of: record)
         guard shard.contains(key) else { return }
-        let isNewLatest = sessions[key, default: PendingSession()].add(record, at: position)
-        if isNewLatest {
+        let isFirst = sessions[key, default: PendingSession()].add(record, at: position)
+        if isFirst {
             closing.insert(CloseCandidate(latest: record.timestamp, key: key))
         }
     }
@@ -109,7 +109,13 @@ public struct ReplayEngine {
             watermark.milliseconds(since: candidate.latest) > options.sessionTimeout
         {
             closing.removeMin()
-            guard let session = sessions[candidate.key], session.latest == candidate.latest else { continue }
+            guard let session = sessions[candidate.key] else { continue }
+            // The session had later records since its entry was made: it goes back in at its
+            // latest, still before any session whose latest is later.
+            guard session.latest == candidate.latest else {
+                closing.insert(CloseCandidate(latest: session.latest, key: candidate.key))
+                continue
+            }
             sessions[candidate.key] = nil
             timedOutSessions += 1
             closed.append(
@@ -124,12 +130,12 @@ private struct PendingSession {
     var records: [(record: Record, position: SourcePosition)] = []
     var latest = Timestamp(milliseconds: 0)
 
-    /// Adds a record; returns whether it is the session's latest so far.
+    /// Adds a record; returns whether it is the session's first.
     mutating func add(_ record: Record, at position: SourcePosition) -> Bool {
-        let isLatest = records.isEmpty || record.timestamp > latest
-        if isLatest { latest = record.timestamp }
+        let isFirst = records.isEmpty
+        if isFirst || record.timestamp > latest { latest = record.timestamp }
         records.append((record, position))
-        return isLatest
+        return isFirst
     }
 
     /// The records in replay order: by time, ties by position.
@@ -156,8 +162,11 @@ private struct PendingSession {
     }
 }
 
-/// A session that may close once the watermark is past its latest record; the heap keeps
-/// an entry per latest time seen, and stale ones are skipped.
+/// A session that may close once the watermark is past its latest record. The heap keeps one
+/// entry per open session, made with its first record; an entry that comes out older than
+/// its session's latest record goes back in at that time (measured: an entry per record, as
+/// there used to be, kept the heap as large as the records of the last timeout and was 5% of
+/// a replay).
 private struct CloseCandidate: Comparable {
     var latest: Timestamp
     var key: SessionKey

@@ -65,6 +65,30 @@ struct StreamingTests {
         #expect(result.playbacks.last?.startTime == 999)
     }
 
+    @Test func sessionsClosingTogetherCloseInTheOrderOfTheirLatestRecord() {
+        // "a" starts first but ends last, with "d" (ties by key); "b" and "c" end together. The
+        // record at 20 minutes closes them all, its own session included, and starts "d" anew.
+        let records: [(Record, Int64)] = [
+            (radio(0, .bufferingStarted, player: "a"), 0),
+            (radio(0, .bufferingStarted, player: "c"), 1),
+            (radio(0, .bufferingStarted, player: "b"), 2),
+            (radio(2 * Self.minute, .bufferingEnded, player: "a"), 3),
+            (radio(3 * Self.minute, .bufferingEnded, player: "b"), 4),
+            (radio(3 * Self.minute, .bufferingEnded, player: "c"), 5),
+            (radio(4 * Self.minute, .bufferingStarted, player: "a"), 6),
+            (radio(4 * Self.minute, .bufferingStarted, player: "d"), 7),
+            (radio(20 * Self.minute, .bufferingEnded, player: "d"), 8),
+        ]
+        var engine = ReplayEngine(options: ReplayOptions(sessionTimeout: 10 * Self.minute))
+        var closed: [[String]] = []
+        for (record, line) in records {
+            let sessions = engine.add(record, at: SourcePosition(fileRank: 0, line: Int(line) + 1))
+            if !sessions.isEmpty { closed.append(sessions.map(\.key.id)) }
+        }
+        #expect(closed == [["b", "c", "a", "d"]])
+        #expect(engine.finish().map(\.key.id) == ["d"])
+    }
+
     @Test func aRecordLateByLessThanTheTimeoutReplaysInOrder() {
         let records: [Record] = [
             .avt(AVTRecord(timestamp: 1_000, instrument: "i", tracker: 0, action: "StreamLoad")),
