@@ -14,7 +14,7 @@ public struct SessionKey: Hashable, Comparable, Sendable {
     }
 
     /// The key of the session a record belongs to.
-    public init(of record: Record) {
+    public init(of record: borrowing Record) {
         switch record {
         case .avt(let avt): self.init(system: .openavt, id: avt.instrument)
         case .vp(let vp): self.init(system: .vp, id: vp.app)

@@ -22,9 +22,9 @@ struct InputReader {
     var bytesBefore: Int64 = 0
 
     /// Adds one record and hands the sessions it closed to the pipeline.
-    mutating func add(_ record: Record, at position: SourcePosition) {
+    mutating func add(_ record: consuming Record, at position: SourcePosition) {
         let closed = engine.add(record, at: position)
-        if !closed.isEmpty { pipeline.submit(closed) }
+        if !closed.isEmpty { pipeline.submit(consume closed) }
     }
 
     /// Reads `path`; its rank among the inputs breaks ties between equal times.

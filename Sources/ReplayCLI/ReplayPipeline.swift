@@ -45,10 +45,15 @@ final class ReplayPipeline: @unchecked Sendable {
     }
 
     /// Takes closed sessions, in closing order.
-    func submit(_ sessions: [ClosedSession]) {
-        for session in sessions {
-            batch.append(session)
+    ///
+    /// Sessions are moved, never copied, from here to the worker that replays them: a worker
+    /// takes each record out of its session only when nothing else holds the session's records
+    /// (see ``ClosedSession/replay()``); otherwise it would copy them all.
+    func submit(_ sessions: consuming [ClosedSession]) {
+        sessions.reverse()
+        while let session = sessions.popLast() {
             batchRecords += session.records.count
+            batch.append(session)
             if batch.count >= Self.batchSize || batchRecords >= Self.batchRecords { handOver() }
         }
     }
@@ -66,14 +71,15 @@ final class ReplayPipeline: @unchecked Sendable {
 
     private func handOver() {
         guard !batch.isEmpty else { return }
+        var handed: [ClosedSession] = []
+        swap(&handed, &batch)
+        batchRecords = 0
         condition.lock()
         while queue.count >= Self.maxBatchesQueued { condition.wait() }
-        queue.append((nextToQueue, batch))
+        queue.append((nextToQueue, handed))
         nextToQueue += 1
         condition.broadcast()
         condition.unlock()
-        batch = []
-        batchRecords = 0
     }
 
     private func work() {
@@ -85,7 +91,7 @@ final class ReplayPipeline: @unchecked Sendable {
             busyWorkers += 1
             condition.broadcast()
             condition.unlock()
-            let result = sessions.map { $0.replay() }
+            let result = (consume sessions).replayed()
             condition.lock()
             busyWorkers -= 1
             replayed[sequence] = result

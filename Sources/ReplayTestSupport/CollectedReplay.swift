@@ -17,9 +17,9 @@ public struct CollectedReplay {
     ) {
         var engine = ReplayEngine(options: options, shard: shard)
         for (record, position) in records {
-            reports += engine.add(record, at: position).map { $0.replay() }
+            reports += engine.add(record, at: position).replayed()
         }
-        reports += engine.finish().map { $0.replay() }
+        reports += engine.finish().replayed()
     }
 
     /// Replays records as the lines of one file, in order, then closes every session.
