@@ -53,7 +53,7 @@ final class ReplayPipeline: @unchecked Sendable {
         sessions.reverse()
         while let session = sessions.popLast() {
             batchRecords += session.records.count
-            batch.append(session)
+            batch.append(consume session)
             if batch.count >= Self.batchSize || batchRecords >= Self.batchRecords { handOver() }
         }
     }
@@ -76,7 +76,7 @@ final class ReplayPipeline: @unchecked Sendable {
         batchRecords = 0
         condition.lock()
         while queue.count >= Self.maxBatchesQueued { condition.wait() }
-        queue.append((nextToQueue, handed))
+        queue.append((nextToQueue, consume handed))
         nextToQueue += 1
         condition.broadcast()
         condition.unlock()
