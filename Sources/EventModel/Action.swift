@@ -6,8 +6,10 @@
 /// equal when their names are, as in OpenAVT.
 ///
 /// Hubs switch over an event's action on every event: an action keeps a digest of its name
-/// and compares that first, and knows whether it is an ad action (measured: comparing and
-/// hashing the names was 4% of a replay's instructions).
+/// and compares that first, knows whether it is an ad action (measured: comparing and
+/// hashing the names was 4% of a replay's instructions), and which of OpenAVT's it is, so
+/// that a hub switches over ``standard`` rather than comparing with each of OpenAVT's
+/// actions in turn (measured: reaching those, shared constants, was 2% of a replay's time).
 public struct Action: Hashable, Sendable {
     /// The action's name, upper camel case by convention.
     public let name: String
@@ -15,7 +17,26 @@ public struct Action: Hashable, Sendable {
     public let timeAttribute: AttributeKey
     /// Whether this is one of OpenAVT's ad actions (``adActions``).
     public let isAdAction: Bool
+    /// Which of OpenAVT's actions this is, by name; `nil` for a custom one.
+    public let standard: Standard?
     private let digest: UInt64
+
+    /// The actions OpenAVT defines, by name: `switch action.standard { case .start: ... }`.
+    public enum Standard: String, Sendable, CaseIterable {
+        case trackerInit = "TrackerInit", mediaRequest = "MediaRequest", playerSet = "PlayerSet"
+        case playerReady = "PlayerReady", prepareItem = "PrepareItem", manifestLoad = "ManifestLoad"
+        case streamLoad = "StreamLoad", start = "Start", bufferBegin = "BufferBegin"
+        case bufferFinish = "BufferFinish", seekBegin = "SeekBegin", seekFinish = "SeekFinish"
+        case pauseBegin = "PauseBegin", pauseFinish = "PauseFinish", forwardBegin = "ForwardBegin"
+        case forwardFinish = "ForwardFinish", rewindBegin = "RewindBegin", rewindFinish = "RewindFinish"
+        case qualityChangeUp = "QualityChangeUp", qualityChangeDown = "QualityChangeDown", stop = "Stop"
+        case end = "End", next = "Next", error = "Error", ping = "Ping", adBreakBegin = "AdBreakBegin"
+        case adBreakFinish = "AdBreakFinish", adBegin = "AdBegin", adFinish = "AdFinish"
+        case adPauseBegin = "AdPauseBegin", adPauseFinish = "AdPauseFinish", adBufferBegin = "AdBufferBegin"
+        case adBufferFinish = "AdBufferFinish", adSkip = "AdSkip", adClick = "AdClick"
+        case adFirstQuartile = "AdFirstQuartile", adSecondQuartile = "AdSecondQuartile"
+        case adThirdQuartile = "AdThirdQuartile", adError = "AdError"
+    }
 
     /// Creates an action whose time attribute is `timeSince<name>`.
     public init(name: String) {
@@ -27,6 +48,7 @@ public struct Action: Hashable, Sendable {
         self.name = name
         self.timeAttribute = timeAttribute
         self.isAdAction = Self.adActionNames.contains(name)
+        self.standard = Standard(rawValue: name)
         self.digest = fnv1a(name)
     }
 

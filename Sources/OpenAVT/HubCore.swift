@@ -52,7 +52,7 @@ public final class HubCore: Hub {
             state.isSeeking = false
             state.didFinish = false
         }
-        if (event.action == .mediaRequest || event.action == .streamLoad) && playbackID == nil {
+        if (event.action.standard == .mediaRequest || event.action.standard == .streamLoad) && playbackID == nil {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
         }
         if state.didStart && !state.isPaused && !state.isSeeking && !state.isBuffering {
@@ -70,7 +70,7 @@ public final class HubCore: Hub {
         event.stamp(.accumBufferTime, .int(accumBufferTime))
         event.stamp(.accumSeekTime, .int(accumSeekTime))
         // A BufferFinish belongs to the blocks its BufferBegin was in.
-        if event.action == .bufferFinish {
+        if event.action.standard == .bufferFinish {
             event.stamp(.inPauseBlock, .bool(lastBufferBeginInPauseBlock))
             event.stamp(.inSeekBlock, .bool(lastBufferBeginInSeekBlock))
         } else {
@@ -81,7 +81,7 @@ public final class HubCore: Hub {
         event.stamp(.inPlaybackBlock, .bool(state.didStart && !state.didFinish))
         if let streamID { event.stamp(.streamId, .string(streamID)) }
         if let playbackID { event.stamp(.playbackId, .string(playbackID)) }
-        if event.action == .end || event.action == .stop || event.action == .next {
+        if event.action.standard == .end || event.action.standard == .stop || event.action.standard == .next {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
         }
         return consume event
@@ -89,7 +89,7 @@ public final class HubCore: Hub {
 
     /// Changes the state for an event; returns `nil` to accept it, or why it is rejected.
     private func acceptOrReject(_ event: Event, state: inout TrackerState) -> String? {
-        switch event.action {
+        switch event.action.standard {
         case .mediaRequest:
             if state.didMediaRequest { return "MediaRequest already seen on this tracker" }
             state.didMediaRequest = true

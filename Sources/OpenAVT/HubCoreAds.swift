@@ -50,7 +50,7 @@ public final class HubCoreAds: Hub {
     /// Applies the ad actions to the states; returns `nil` to go on, or why the event is rejected.
     private func checkAds(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> String? {
         var state = instrument.state(of: tracker)
-        switch event.action {
+        switch event.action.standard {
         case .adBreakBegin:
             if state.inAdBreak { return "already in an ad break" }
             setOnAllTrackers(in: instrument) { $0.inAdBreak = true }

@@ -12,7 +12,7 @@ public final class MetricalcCore: Metricalc {
 
     public func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
         var metrics: [Metric] = []
-        switch event.action {
+        switch event.action.standard {
         case .start:
             if let elapsed = event[Action.mediaRequest.timeAttribute]?.int {
                 metrics.append(.startTime(elapsed))

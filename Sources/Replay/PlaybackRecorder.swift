@@ -101,7 +101,7 @@ extension PlaybackSummary {
             if title == nil { title = event[.title]?.string }
             if source == nil { source = event[.source]?.string }
         }
-        switch event.action {
+        switch event.action.standard {
         case .start: didStart = true
         case .qualityChangeUp, .qualityChangeDown: qualityChanges += 1
         case .bufferFinish: buffers += 1
@@ -145,7 +145,7 @@ extension PlaybackSummary {
             progress.bitrate = Self.knownBitrate(value)
             if initialBitrate == nil { initialBitrate = progress.bitrate }
         }
-        switch event.action {
+        switch event.action.standard {
         case .start:
             if progress.started == nil { progress.started = event.timestamp }
         case .error:

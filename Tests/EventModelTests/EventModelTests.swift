@@ -189,3 +189,17 @@ struct PackedAttributesTests {
         #expect(Set([packed, fromDictionary]).count == 1)
     }
 }
+
+struct ActionTests {
+    @Test func everyOpenAVTActionKnowsWhichItIsAndCustomOnesDoNot() {
+        #expect(Action.openAVT.map(\.standard) == Action.Standard.allCases)
+        #expect(Action.openAVT.allSatisfy { $0.standard?.rawValue == $0.name })
+        #expect(Action(name: "Start", timeAttribute: "myStart").standard == .start)
+        #expect(Action.named("Start") == Action(name: "Start"))
+        #expect(Action(name: "start").standard == nil)
+        #expect(Action(name: "CustomAction").standard == nil)
+        #expect(
+            Action.openAVT.filter(\.isAdAction).map(\.standard)
+                == Action.Standard.allCases.filter { $0.rawValue.hasPrefix("Ad") })
+    }
+}
