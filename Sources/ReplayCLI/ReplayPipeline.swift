@@ -52,7 +52,7 @@ final class ReplayPipeline: @unchecked Sendable {
     func submit(_ sessions: consuming [ClosedSession]) {
         sessions.reverse()
         while let session = sessions.popLast() {
-            batchRecords += session.records.count
+            batchRecords += session.recordCount
             batch.append(consume session)
             if batch.count >= Self.batchSize || batchRecords >= Self.batchRecords { handOver() }
         }
