@@ -42,13 +42,18 @@ public struct Session: Hashable, Sendable {
     /// in epoch milliseconds.
     public var timestampAttributes: Attributes {
         var attributes = Attributes(minimumCapacity: history.count)
+        addTimestampAttributes(to: &attributes)
+        return attributes
+    }
+
+    /// Adds ``timestampAttributes`` to `attributes`.
+    public func addTimestampAttributes(to attributes: inout Attributes) {
         for (position, (status, timestamp)) in history.enumerated() {
             // A history has a few entries: counting the earlier ones of a status beats hashing.
             let count = history[..<position].count { $0.status == status }
             let key = count == 0 ? status.attributeKey : AttributeKey(status.rawValue + "_" + String(count))
             attributes[key] = .int(timestamp.milliseconds)
         }
-        return attributes
     }
 
     public static func == (lhs: Session, rhs: Session) -> Bool {

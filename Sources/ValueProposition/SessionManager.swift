@@ -113,7 +113,10 @@ public struct SessionManager: Sendable {
     private func event(
         for session: Session, at timestamp: Timestamp, trigger: String, _ actionAttributes: Attributes = [:]
     ) -> ValuePropositionEvent {
-        var attributes = session.timestampAttributes
+        // Room for all of them at once: growing the dictionary rehashes it.
+        var attributes = Attributes(
+            minimumCapacity: session.history.count + session.attributes.count + actionAttributes.count + 6)
+        session.addTimestampAttributes(to: &attributes)
         attributes[.timestamp] = .int(timestamp.milliseconds)
         attributes[.valuePropositionSessionId] = .string(session.id)
         attributes[.status] = .string(session.status.rawValue)
