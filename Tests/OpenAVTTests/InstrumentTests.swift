@@ -85,24 +85,6 @@ struct InstrumentTests {
         #expect(event != same)
     }
 
-    @Test func aHubsStampsReachTheBackend() {
-        var harness = InstrumentHarness(hub: HubCore())
-        harness.emit(.mediaRequest)
-        harness.emit(.streamLoad)
-        harness.advance(by: 10)
-        harness.emit(.start)
-        harness.advance(by: 25)
-        harness.emit(.pauseBegin)
-        let pause = harness.backend.takeLastEvent()
-        #expect(pause?[.deltaPlayTime] == 25)
-        #expect(pause?[.countStarts] == 1)
-        #expect(pause?[.inPauseBlock] == true)
-        #expect(pause?[.inPlaybackBlock] == true)
-        #expect(pause?[.streamId]?.string != nil)
-        #expect(pause?[.playbackId]?.string != nil)
-        #expect(pause?.attributes[.accumSeekTime] == 0)
-    }
-
     @Test func suppliedAttributesActAsGettersAndHideLikeStoredOnes() {
         let instrument = Instrument(id: "i", hub: HubCore(), backend: RecordingBackend())
         let tracker = SupplyingTracker()
