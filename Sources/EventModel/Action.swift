@@ -36,6 +36,17 @@ public struct Action: Hashable, Sendable {
         case adBufferFinish = "AdBufferFinish", adSkip = "AdSkip", adClick = "AdClick"
         case adFirstQuartile = "AdFirstQuartile", adSecondQuartile = "AdSecondQuartile"
         case adThirdQuartile = "AdThirdQuartile", adError = "AdError"
+
+        /// Whether this is one of the ad actions, from `AdBreakBegin` to `AdError`.
+        public var isAd: Bool {
+            switch self {
+            case .adBreakBegin, .adBreakFinish, .adBegin, .adFinish, .adPauseBegin, .adPauseFinish, .adBufferBegin,
+                .adBufferFinish, .adSkip, .adClick, .adFirstQuartile, .adSecondQuartile, .adThirdQuartile, .adError:
+                return true
+            default:
+                return false
+            }
+        }
     }
 
     /// Creates an action whose time attribute is `timeSince<name>`.
@@ -47,8 +58,8 @@ public struct Action: Hashable, Sendable {
     public init(name: String, timeAttribute: AttributeKey) {
         self.name = name
         self.timeAttribute = timeAttribute
-        self.isAdAction = Self.adActionNames.contains(name)
         self.standard = Standard(rawValue: name)
+        self.isAdAction = standard?.isAd ?? false
         self.digest = fnv1a(name)
     }
 
@@ -108,11 +119,7 @@ extension Action {
     public static let adError = Action(name: "AdError")
 
     /// The ad actions OpenAVT defines, from `AdBreakBegin` to `AdError`.
-    public static let adActions: Set<Action> = [
-        .adBreakBegin, .adBreakFinish, .adBegin, .adFinish, .adPauseBegin, .adPauseFinish,
-        .adBufferBegin, .adBufferFinish, .adSkip, .adClick, .adFirstQuartile, .adSecondQuartile,
-        .adThirdQuartile, .adError,
-    ]
+    public static let adActions = Set(openAVT.filter(\.isAdAction))
 
     /// The action with this name: one of OpenAVT's, made once, or a new custom one.
     public static func named(_ name: String) -> Action {
@@ -131,10 +138,4 @@ extension Action {
 
     private static let openAVTActions: [String: Action] = Dictionary(
         uniqueKeysWithValues: openAVT.map { ($0.name, $0) })
-
-    private static let adActionNames: Set<String> = [
-        "AdBreakBegin", "AdBreakFinish", "AdBegin", "AdFinish", "AdPauseBegin", "AdPauseFinish",
-        "AdBufferBegin", "AdBufferFinish", "AdSkip", "AdClick", "AdFirstQuartile", "AdSecondQuartile",
-        "AdThirdQuartile", "AdError",
-    ]
 }

@@ -100,10 +100,8 @@ public struct Event: Hashable, Sendable {
     /// without the walk over the layers when `key` has a slot.
     @inline(__always)
     mutating func stamp(_ key: AttributeKey, _ value: AttributeValue) {
-        guard let slot = key.hubStampSlot, stamps.store(value, in: slot), !stamps.displaced.contains(slot) else {
-            self[key] = value
-            return
-        }
+        if let slot = key.hubStampSlot, !stamps.displaced.contains(slot), stamps.store(value, in: slot) { return }
+        self[key] = value
     }
 
     /// Sets or removes a stored attribute: in its slot when the core hubs stamp it and the
