@@ -18,10 +18,13 @@ import Replay
 /// one value per path and interval, so sending each point alone would lose all but the last.
 public struct MetricsReport {
     /// The prefix as the user gave it (`--prefix`); empty for none.
-    public var prefix: String
+    public let prefix: String
+    /// The prefix's Graphite nodes, split once for every batch.
+    private let graphitePrefix: [String]
 
     public init(prefix: String) {
         self.prefix = prefix
+        graphitePrefix = GraphiteEncoder.nodes(fromDotted: prefix)
     }
 
     /// `metrics.influx`, from points in output order.
@@ -81,7 +84,7 @@ public struct MetricsReport {
         }
         if !keys.indices.dropFirst().allSatisfy({ !(keys[$0] < keys[$0 - 1]) }) { keys.sort() }
         let order = keys.map(\.index)
-        var encoder = GraphiteEncoder(prefix: GraphiteEncoder.nodes(fromDotted: prefix))
+        var encoder = GraphiteEncoder(prefix: graphitePrefix)
         var encodedPaths: [GraphitePath??] = Array(repeating: nil, count: paths.count)
         var buffer: [UInt8] = []
         buffer.reserveCapacity(points.count * 64)
@@ -143,7 +146,7 @@ public struct MetricsReport {
             if merged[lineKey] == nil { order.append(lineKey) }
             merged[lineKey, default: MetricAggregates.Aggregate()].merge(aggregate)
         }
-        var encoder = GraphiteEncoder(prefix: GraphiteEncoder.nodes(fromDotted: prefix))
+        var encoder = GraphiteEncoder(prefix: graphitePrefix)
         var buffer: [UInt8] = []
         for lineKey in order {
             guard let aggregate = merged[lineKey] else { continue }
