@@ -152,9 +152,7 @@ extension AttributeKey {
         let slot = Int(packedNumber) &- 1
         return slot >= 0 && slot < Self.hubStampSlots ? slot : nil
     }
-}
 
-extension AttributeKey {
     /// The attributes the core hubs stamp on every event, by slot (see ``hubStampSlot``).
     public static let hubStamped = hubStampedNames.map { AttributeKey(rawValue: $0) }
 }
