@@ -24,33 +24,6 @@ public struct Event: Hashable, Sendable {
     /// The instrument's time-since clocks as they were when the event was emitted.
     private var clocks: TimeSinceClocks
 
-    /// Creates an event.
-    public init(action: Action, timestamp: Timestamp, attributes: Attributes = [:]) {
-        self.action = action
-        self.timestamp = timestamp
-        self.stamps = HubStamps()
-        self.stored = AttributeList(minimumCapacity: 0)
-        self.supplied = SuppliedAttributes()
-        self.sender = nil
-        self.clocks = TimeSinceClocks()
-        for (key, value) in attributes { setStored(key, value) }
-    }
-
-    /// Creates an emitted event: its `senderId`, the instrument's time-since clocks and the
-    /// tracker's supplied attributes, with room for `capacity` stored ones.
-    init(
-        action: Action, timestamp: Timestamp, sender: AttributeValue?, clocks: TimeSinceClocks,
-        supplied: SuppliedAttributes, capacity: Int
-    ) {
-        self.action = action
-        self.timestamp = timestamp
-        self.stamps = HubStamps()
-        self.stored = AttributeList(minimumCapacity: capacity)
-        self.supplied = supplied
-        self.sender = sender
-        self.clocks = clocks
-    }
-
     /// Every attribute, whatever its layer. Building it costs a dictionary: read one
     /// attribute with the subscript instead.
     public var attributes: Attributes {
@@ -127,6 +100,30 @@ public struct Event: Hashable, Sendable {
         hasher.combine(action)
         hasher.combine(timestamp)
         hasher.combine(attributes)
+    }
+}
+
+// The initialisers delegate to the memberwise one, which is why they are in an extension:
+// measured, an initialiser of a struct this size that assigns its properties one by one
+// builds the value aside and copies it (a retain and a release of every reference in it).
+extension Event {
+    /// Creates an event.
+    public init(action: Action, timestamp: Timestamp, attributes: Attributes = [:]) {
+        self.init(
+            action: action, timestamp: timestamp, stamps: HubStamps(), stored: AttributeList(minimumCapacity: 0),
+            supplied: SuppliedAttributes(), sender: nil, clocks: TimeSinceClocks())
+        for (key, value) in attributes { setStored(key, value) }
+    }
+
+    /// Creates an emitted event: its `senderId`, the instrument's time-since clocks and the
+    /// tracker's supplied attributes, with room for `capacity` stored ones.
+    init(
+        action: Action, timestamp: Timestamp, sender: AttributeValue?, clocks: TimeSinceClocks,
+        supplied: SuppliedAttributes, capacity: Int
+    ) {
+        self.init(
+            action: action, timestamp: timestamp, stamps: HubStamps(), stored: AttributeList(minimumCapacity: capacity),
+            supplied: supplied, sender: sender, clocks: clocks)
     }
 }
 
