@@ -79,17 +79,14 @@ struct AppReplay {
             default: break
             }
         }
-        // One set of tags, path and ids for all of the event's points: the encoders escape
-        // them once.
-        let tags = [MetricTag("app", event.app), MetricTag("name", event.name)]
-        let path = [event.app, event.name]
-        let stringFields = [MetricTag("session_id", event.sessionID)]
+        // One origin for all of the event's points: the encoders escape it once.
+        let origin = MetricOrigin(
+            system: .vp, source: event.app, tags: [MetricTag("app", event.app), MetricTag("name", event.name)],
+            path: [event.app, event.name], stringFields: [MetricTag("session_id", event.sessionID)])
+        let row = sessions.row(of: event.sessionID)
         for var metric in metrics {
             metric.timestamp = event.timestamp
-            points.append(
-                MetricPoint(
-                    system: .vp, source: event.app, tags: tags, path: path, stringFields: stringFields, metric: metric,
-                    rowIndex: sessions.row(of: event.sessionID)))
+            points.append(MetricPoint(metric, from: origin, rowIndex: row))
         }
     }
 

@@ -10,7 +10,8 @@ struct InstrumentReplay {
     private(set) var points: [MetricPoint] = []
     /// The actions met so far; an instrument uses a dozen or so.
     private var actions: [Action] = []
-    private var lastPlaybackFields: (id: String, fields: [MetricTag])?
+    /// The origin of the last points, by tracker and playback: made again when either changes.
+    private var lastOrigin: (tracker: TrackerID, playbackID: String?, origin: MetricOrigin)?
     /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
     private let trackerTags: [[MetricTag]]
     private let path: [String]
@@ -45,12 +46,9 @@ struct InstrumentReplay {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
-                let stringFields = playbackFields(event[.playbackId]?.string)
+                let origin = origin(tracker: record.tracker, playbackID: event[.playbackId]?.string)
                 for metric in metrics {
-                    points.append(
-                        MetricPoint(
-                            system: .openavt, source: instrument.id, tags: trackerTags[record.tracker],
-                            path: path, stringFields: stringFields, metric: metric, rowIndex: row))
+                    points.append(MetricPoint(metric, from: origin, rowIndex: row))
                 }
             }
             if options.includeTrace {
@@ -75,14 +73,15 @@ struct InstrumentReplay {
 
     var summaries: [PlaybackSummary] { playbacks.summaries }
 
-    /// The `playback_id` string field of the points, made once per playback: the encoders
-    /// escape a series' fields once while they stay the same array.
-    private mutating func playbackFields(_ playbackID: String?) -> [MetricTag] {
-        guard let playbackID else { return [] }
-        if let last = lastPlaybackFields, last.id == playbackID { return last.fields }
-        let fields = [MetricTag("playback_id", playbackID)]
-        lastPlaybackFields = (playbackID, fields)
-        return fields
+    /// The origin of a tracker's points during a playback (its `playback_id` string field),
+    /// shared by the points in a row of the same tracker and playback.
+    private mutating func origin(tracker: TrackerID, playbackID: String?) -> MetricOrigin {
+        if let last = lastOrigin, last.tracker == tracker, last.playbackID == playbackID { return last.origin }
+        let origin = MetricOrigin(
+            system: .openavt, source: instrument.id, tags: trackerTags[tracker], path: path,
+            stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [])
+        lastOrigin = (tracker, playbackID, origin)
+        return origin
     }
 
     /// The action with this name, found once per name and instrument. The decoder shares a

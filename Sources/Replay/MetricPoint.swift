@@ -25,19 +25,54 @@ public struct MetricTag: Hashable, Sendable {
     }
 }
 
-/// One metric with where it came from, for the metric outputs.
-public struct MetricPoint: Hashable, Sendable {
-    /// The system that computed it.
-    public var system: MetricSystem
+/// Where metric points come from: their system, source, InfluxDB tags, Graphite path and
+/// string fields, made once and shared by all the points of a source (and playback or
+/// session).
+///
+/// Points hold a reference to it rather than four arrays and a string each: copying a point
+/// retains one object, and the encoders recognise the points of one origin by identity,
+/// encoding its series and path once. Two origins are equal when their parts are.
+public final class MetricOrigin: Hashable, Sendable {
+    /// The system that computed the points.
+    public let system: MetricSystem
     /// The instrument, app or player: InfluxDB timestamps number the points of one source
     /// within one millisecond.
-    public var source: String
+    public let source: String
     /// The InfluxDB tags.
-    public var tags: [MetricTag]
+    public let tags: [MetricTag]
     /// The Graphite path nodes between the system and the metric's name.
-    public var path: [String]
+    public let path: [String]
     /// Extra InfluxDB string fields (ids that would make too many series as tags).
-    public var stringFields: [MetricTag]
+    public let stringFields: [MetricTag]
+
+    public init(system: MetricSystem, source: String, tags: [MetricTag], path: [String], stringFields: [MetricTag] = [])
+    {
+        self.system = system
+        self.source = source
+        self.tags = tags
+        self.path = path
+        self.stringFields = stringFields
+    }
+
+    public static func == (lhs: MetricOrigin, rhs: MetricOrigin) -> Bool {
+        lhs === rhs
+            || (lhs.system == rhs.system && lhs.source == rhs.source && lhs.tags == rhs.tags && lhs.path == rhs.path
+                && lhs.stringFields == rhs.stringFields)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(system)
+        hasher.combine(source)
+        hasher.combine(tags)
+        hasher.combine(path)
+        hasher.combine(stringFields)
+    }
+}
+
+/// One metric with where it came from, for the metric outputs.
+public struct MetricPoint: Hashable, Sendable {
+    /// Where it came from, shared with the other points of its source.
+    public var origin: MetricOrigin
     /// The metric, stamped with its time.
     public var metric: Metric
     /// The row of the session's report the metric belongs to, among the rows of its system
@@ -45,16 +80,31 @@ public struct MetricPoint: Hashable, Sendable {
     /// ``SessionReport/marconiItems``); `nil` for none (an event without a `playbackId`).
     public var rowIndex: Int?
 
+    /// The system that computed it.
+    public var system: MetricSystem { origin.system }
+    /// The instrument, app or player.
+    public var source: String { origin.source }
+    /// The InfluxDB tags.
+    public var tags: [MetricTag] { origin.tags }
+    /// The Graphite path nodes between the system and the metric's name.
+    public var path: [String] { origin.path }
+    /// Extra InfluxDB string fields.
+    public var stringFields: [MetricTag] { origin.stringFields }
+}
+
+extension MetricPoint {
+    /// A point of a shared origin.
+    public init(_ metric: Metric, from origin: MetricOrigin, rowIndex: Int? = nil) {
+        self.init(origin: origin, metric: metric, rowIndex: rowIndex)
+    }
+
+    /// A point with an origin of its own.
     public init(
         system: MetricSystem, source: String, tags: [MetricTag], path: [String], stringFields: [MetricTag] = [],
         metric: Metric, rowIndex: Int? = nil
     ) {
-        self.system = system
-        self.source = source
-        self.tags = tags
-        self.path = path
-        self.stringFields = stringFields
-        self.metric = metric
-        self.rowIndex = rowIndex
+        self.init(
+            origin: MetricOrigin(system: system, source: source, tags: tags, path: path, stringFields: stringFields),
+            metric: metric, rowIndex: rowIndex)
     }
 }

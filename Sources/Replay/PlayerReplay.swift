@@ -38,14 +38,13 @@ struct PlayerReplay {
                 Metric(name: "Errors", kind: .counter, value: .int(item.errors)),
                 Metric(name: "TrackChanges", kind: .counter, value: .int(item.trackChanges)),
             ]
+            let origin = MetricOrigin(
+                system: .marconi, source: item.player, tags: tags,
+                path: [item.station ?? "unknown", item.kind ?? "unknown", item.player],
+                stringFields: item.title.map { [MetricTag("title", $0)] } ?? [])
             for var metric in metrics {
                 metric.timestamp = item.lastTimestamp
-                points.append(
-                    MetricPoint(
-                        system: .marconi, source: item.player, tags: tags,
-                        path: [item.station ?? "unknown", item.kind ?? "unknown", item.player],
-                        stringFields: item.title.map { [MetricTag("title", $0)] } ?? [], metric: metric,
-                        rowIndex: index))
+                points.append(MetricPoint(metric, from: origin, rowIndex: index))
             }
         }
         return (items, points)

@@ -112,7 +112,37 @@ public struct InfluxLineEncoder: Sendable {
     ) -> Bool {
         let start = buffer.count
         buffer.append(contentsOf: series.bytes)
-        var wroteField = appendFields(fields, after: UInt8(ascii: " "), into: &buffer)
+        let wroteField = appendFields(fields, after: UInt8(ascii: " "), into: &buffer)
+        return finishPoint(
+            startingAt: start, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &buffer)
+    }
+
+    /// Appends one point of a series with one field of its own: the same as
+    /// ``appendPoint(series:fields:sharedFields:timestamp:into:)`` with `[(key, value)]`,
+    /// without the array.
+    @discardableResult
+    public mutating func appendPoint(
+        series: InfluxSeries,
+        field key: String,
+        _ value: InfluxFieldValue,
+        sharedFields: InfluxFields = InfluxFields(),
+        timestamp: Int64,
+        into buffer: inout [UInt8]
+    ) -> Bool {
+        let start = buffer.count
+        buffer.append(contentsOf: series.bytes)
+        let wroteField = appendField(key, value, after: UInt8(ascii: " "), into: &buffer)
+        return finishPoint(
+            startingAt: start, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &buffer)
+    }
+
+    /// Appends the shared fields and the timestamp of a point begun at `start`, or removes the
+    /// point (counted) when it has no field.
+    private mutating func finishPoint(
+        startingAt start: Int, wroteField: Bool, sharedFields: InfluxFields, timestamp: Int64,
+        into buffer: inout [UInt8]
+    ) -> Bool {
+        var wroteField = wroteField
         droppedFields += sharedFields.droppedFields
         truncatedStrings += sharedFields.truncatedStrings
         if !sharedFields.bytes.isEmpty {
@@ -137,27 +167,32 @@ public struct InfluxLineEncoder: Sendable {
         _ fields: [(String, InfluxFieldValue)], after leading: UInt8?, into buffer: inout [UInt8]
     ) -> Bool {
         var wroteField = false
-        for (key, value) in fields {
-            if case .double(let number) = value, !number.isFinite {
-                droppedFields += 1
-                continue
-            }
-            let fieldStart = buffer.count
-            if wroteField {
-                buffer.append(UInt8(ascii: ","))
-            } else if let leading {
-                buffer.append(leading)
-            }
-            guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
-                buffer.removeSubrange(fieldStart...)
-                droppedFields += 1
-                continue
-            }
-            buffer.append(UInt8(ascii: "="))
-            appendValue(value, into: &buffer)
+        for (key, value) in fields
+        where appendField(key, value, after: wroteField ? UInt8(ascii: ",") : leading, into: &buffer) {
             wroteField = true
         }
         return wroteField
+    }
+
+    /// Appends `key=value` after `leading` (if any); returns whether it was written (a
+    /// non-finite double or an empty key is dropped, counted).
+    private mutating func appendField(
+        _ key: String, _ value: InfluxFieldValue, after leading: UInt8?, into buffer: inout [UInt8]
+    ) -> Bool {
+        if case .double(let number) = value, !number.isFinite {
+            droppedFields += 1
+            return false
+        }
+        let fieldStart = buffer.count
+        if let leading { buffer.append(leading) }
+        guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
+            buffer.removeSubrange(fieldStart...)
+            droppedFields += 1
+            return false
+        }
+        buffer.append(UInt8(ascii: "="))
+        appendValue(value, into: &buffer)
+        return true
     }
 
     private mutating func appendTags(_ tags: [(String, String)], into buffer: inout [UInt8]) {

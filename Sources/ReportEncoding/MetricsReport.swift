@@ -29,40 +29,51 @@ public struct MetricsReport {
 
     /// `metrics.influx`, from points in output order.
     ///
-    /// Points of one source share their tags array: its measurement and tags are escaped
-    /// once, when they differ from the previous point's.
+    /// A point's measurement and tags, and its string fields, are escaped once for the
+    /// points of its origin (and again only when a point of another origin has other ones).
     public func influx(_ points: [MetricPoint]) -> [UInt8] {
         var encoder = InfluxLineEncoder()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(points.count * 128)
-        var previous: (timestamp: Timestamp, system: MetricSystem, source: String)?
+        var previous: (timestamp: Timestamp, origin: MetricOrigin)?
         var indexInMillisecond: Int64 = 0
-        var series: (system: MetricSystem, tags: [MetricTag], encoded: InfluxSeries?)?
-        var fields: [(String, InfluxFieldValue)] = []
-        // A playback's points share one array of string fields: escaped once while it lasts.
-        var shared: (source: [MetricTag], encoded: InfluxFields)?
+        var series: (origin: MetricOrigin, encoded: InfluxSeries?)?
+        var shared: (origin: MetricOrigin, encoded: InfluxFields)?
         for point in points {
-            if let previous, previous.timestamp == point.metric.timestamp, previous.system == point.system,
-                previous.source == point.source
+            let origin = point.origin
+            if let previous, previous.timestamp == point.metric.timestamp,
+                previous.origin === origin
+                    || (previous.origin.system == origin.system && previous.origin.source == origin.source)
             {
                 indexInMillisecond += 1
             } else {
                 indexInMillisecond = 0
             }
-            previous = (point.metric.timestamp, point.system, point.source)
-            if series == nil || series?.system != point.system || series?.tags != point.tags {
-                let measurement = prefix.isEmpty ? point.system.rawValue : prefix + "_" + point.system.rawValue
-                let encoded = encoder.series(measurement: measurement, tags: point.tags.map { ($0.key, $0.value) })
-                series = (point.system, point.tags, encoded)
+            previous = (point.metric.timestamp, origin)
+            if series?.origin !== origin {
+                if let known = series, known.origin.system == origin.system, known.origin.tags == origin.tags {
+                    series = (origin, known.encoded)
+                } else {
+                    let system = origin.system.rawValue
+                    series = (
+                        origin,
+                        encoder.series(
+                            measurement: prefix.isEmpty ? system : prefix + "_" + system,
+                            tags: origin.tags.map { ($0.key, $0.value) })
+                    )
+                }
             }
             guard let encoded = series?.encoded else { continue }
-            fields.removeAll(keepingCapacity: true)
-            fields.append((point.metric.name, Self.fieldValue(point.metric.value)))
-            if shared == nil || shared?.source != point.stringFields {
-                shared = (point.stringFields, encoder.fields(point.stringFields.map { ($0.key, .string($0.value)) }))
+            if shared?.origin !== origin {
+                if let known = shared, known.origin.stringFields == origin.stringFields {
+                    shared = (origin, known.encoded)
+                } else {
+                    shared = (origin, encoder.fields(origin.stringFields.map { ($0.key, .string($0.value)) }))
+                }
             }
             encoder.appendPoint(
-                series: encoded, fields: fields, sharedFields: shared?.encoded ?? InfluxFields(),
+                series: encoded, field: point.metric.name, Self.fieldValue(point.metric.value),
+                sharedFields: shared?.encoded ?? InfluxFields(),
                 timestamp: point.metric.timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond, into: &buffer)
         }
         return buffer
@@ -222,15 +233,19 @@ private struct GraphitePaths {
     /// Per source, its encoded nodes, once a line of it is written.
     private var encodedSources: [GraphitePath??] = []
     private var sourceIndex: [Source: Int] = [:]
-    /// The last source looked up: points of one source come together and share their path array.
-    private var last: (source: Source, index: Int)?
+    /// The origin last looked up, and its source: points of one origin (or of origins with
+    /// the same path) come together.
+    private var last: (origin: MetricOrigin, index: Int)?
 
     var count: Int { lines.count }
 
     /// The number of the point's path, new or seen before.
     mutating func line(of point: MetricPoint) -> Int {
         let source: Int
-        if let last, last.source.system == point.system, last.source.path == point.path {
+        if let last,
+            last.origin === point.origin
+                || (last.origin.system == point.system && last.origin.path == point.path)
+        {
             source = last.index
         } else {
             let key = Source(system: point.system, path: point.path)
@@ -243,7 +258,7 @@ private struct GraphitePaths {
                 lineByName.append([])
                 encodedSources.append(nil)
             }
-            last = (key, source)
+            last = (point.origin, source)
         }
         let name = point.metric.name
         if let known = lineByName[source].first(where: { $0.name == name }) { return known.line }

@@ -68,6 +68,35 @@ struct InfluxLineEncoderTests {
         }
     }
 
+    @Test func aFieldGivenAloneWritesAsInAnArray() {
+        let cases: [(key: String, value: InfluxFieldValue, shared: [(String, InfluxFieldValue)])] = [
+            ("PlayTime", .int(7), [("playback_id", .string("p 1"))]),
+            ("Rate x=y", .double(0.25), []),
+            ("v", .double(.nan), [("id", .string("x"))]),
+            ("v", .double(.infinity), []),
+            ("", .int(1), []),
+        ]
+        for (key, value, shared) in cases {
+            var alone = InfluxLineEncoder()
+            var inArray = InfluxLineEncoder()
+            guard let series = alone.series(measurement: "m", tags: [("t", "1")]) else {
+                Issue.record("the series was not written")
+                return
+            }
+            var aloneBytes: [UInt8] = []
+            var arrayBytes: [UInt8] = []
+            let wroteAlone = alone.appendPoint(
+                series: series, field: key, value, sharedFields: alone.fields(shared), timestamp: 5, into: &aloneBytes)
+            let wroteInArray = inArray.appendPoint(
+                series: series, fields: [(key, value)], sharedFields: inArray.fields(shared), timestamp: 5,
+                into: &arrayBytes)
+            #expect(text(aloneBytes) == text(arrayBytes))
+            #expect(wroteAlone == wroteInArray)
+            #expect(alone.droppedFields == inArray.droppedFields)
+            #expect(alone.droppedPoints == inArray.droppedPoints)
+        }
+    }
+
     @Test func measurementEscaping() {
         #expect(line("my measurement") == "my\\ measurement v=1i 1763622903225\n")
         #expect(line("a,b") == "a\\,b v=1i 1763622903225\n")

@@ -74,4 +74,35 @@ struct MetricsReportTests {
 
                 """)
     }
+
+    @Test func pointsOfOneOriginWriteAsPointsWithOriginsOfTheirOwn() {
+        let playback = MetricOrigin(
+            system: .openavt, source: "i", tags: [MetricTag("instrument", "i")], path: ["i"],
+            stringFields: [MetricTag("playback_id", "p1")])
+        let other = MetricOrigin(system: .openavt, source: "i", tags: [MetricTag("instrument", "i")], path: ["i"])
+        let metrics = [
+            Metric(name: "NumPlays", kind: .counter, value: .int(1), timestamp: Timestamp(milliseconds: 1_000)),
+            Metric(name: "StartTime", kind: .gauge, value: .int(900), timestamp: Timestamp(milliseconds: 1_000)),
+            Metric(name: "PlayTime", kind: .gauge, value: .int(10), timestamp: Timestamp(milliseconds: 1_200)),
+        ]
+        let shared =
+            metrics.map { MetricPoint($0, from: playback) } + [MetricPoint(metrics[2], from: other)]
+            + metrics.map { MetricPoint($0, from: playback) }
+        let ownOrigins = shared.map { point in
+            MetricPoint(
+                system: point.system, source: point.source, tags: point.tags, path: point.path,
+                stringFields: point.stringFields, metric: point.metric)
+        }
+        let report = MetricsReport(prefix: "avt")
+        #expect(report.influx(shared) == report.influx(ownOrigins))
+        #expect(report.graphite(shared) == report.graphite(ownOrigins))
+        // The points of one source in one millisecond are numbered across origins.
+        #expect(
+            text(report.influx(Array(shared[2...4]))) == """
+                avt_openavt,instrument=i PlayTime=10i,playback_id="p1" 1200000000
+                avt_openavt,instrument=i PlayTime=10i 1200000001
+                avt_openavt,instrument=i NumPlays=1i,playback_id="p1" 1000000000
+
+                """)
+    }
 }
