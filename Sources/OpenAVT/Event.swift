@@ -69,6 +69,30 @@ public struct Event: Hashable, Sendable {
         }
     }
 
+    /// The attribute's integer: the same as `self[key]?.int`, read straight from its slot when
+    /// the core hubs stamped it.
+    @inline(__always)
+    public func integer(_ key: AttributeKey) -> Int64? {
+        if let slot = key.hubStampSlot, let value = stamps.integer(in: slot) { return value }
+        return self[key]?.int
+    }
+
+    /// The attribute's Boolean: the same as `self[key]?.bool`, read straight from its slot when
+    /// the core hubs stamped it.
+    @inline(__always)
+    public func flag(_ key: AttributeKey) -> Bool? {
+        if let slot = key.hubStampSlot, let value = stamps.flag(in: slot) { return value }
+        return self[key]?.bool
+    }
+
+    /// The attribute's string: the same as `self[key]?.string`, read straight from its slot
+    /// when the core hubs stamped it.
+    @inline(__always)
+    public func string(_ key: AttributeKey) -> String? {
+        if let slot = key.hubStampSlot, let value = stamps.string(in: slot) { return value }
+        return self[key]?.string
+    }
+
     /// Stamps an attribute the core hubs set on every event: the same as `self[key] = value`,
     /// without the walk over the layers when `key` has a slot.
     @inline(__always)

@@ -142,6 +142,6 @@ public final class HubCore: Hub {
 
     /// The time-since attribute of `begin` on the event, or 0 where OpenAVT would crash.
     private static func elapsed(since begin: Action, in event: Event) -> Int64 {
-        event[begin.timeAttribute]?.int ?? 0
+        event.integer(begin.timeAttribute) ?? 0
     }
 }

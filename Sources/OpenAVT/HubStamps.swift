@@ -49,6 +49,26 @@ struct HubStamps: Sendable {
         return (slot == Self.streamIDSlot ? streamID : playbackID).map { .string($0) }
     }
 
+    /// The integer in `slot`, or `nil` when it is not an integer slot or holds none.
+    @inline(__always)
+    func integer(in slot: Int) -> Int64? {
+        slot < AttributeKey.hubStampIntegerSlots && present & (1 << slot) != 0 ? integers[slot] : nil
+    }
+
+    /// The Boolean in `slot`, or `nil` when it is not a flag slot or holds none.
+    @inline(__always)
+    func flag(in slot: Int) -> Bool? {
+        Self.flagSlots.contains(slot) && present & (1 << slot) != 0 ? flags & (1 << slot) != 0 : nil
+    }
+
+    /// The id in `slot`, or `nil` when it is not a string slot or holds none.
+    @inline(__always)
+    func string(in slot: Int) -> String? {
+        guard slot >= AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots, present & (1 << slot) != 0
+        else { return nil }
+        return slot == Self.streamIDSlot ? streamID : playbackID
+    }
+
     /// Keeps `value` in `slot`, or empties the slot when `value` is `nil`. Returns `false`,
     /// with the slot emptied, when `value` is not of the slot's type: it belongs in the list.
     @inline(__always)

@@ -14,15 +14,15 @@ public final class MetricalcCore: Metricalc {
         var metrics: [Metric] = []
         switch event.action.standard {
         case .start:
-            if let elapsed = event[Action.mediaRequest.timeAttribute]?.int {
+            if let elapsed = event.integer(Action.mediaRequest.timeAttribute) {
                 metrics.append(.startTime(elapsed))
-            } else if let elapsed = event[Action.streamLoad.timeAttribute]?.int {
+            } else if let elapsed = event.integer(Action.streamLoad.timeAttribute) {
                 metrics.append(.startTime(elapsed))
             }
             metrics.append(.numPlays(1))
         case .bufferFinish:
-            if event[.inPlaybackBlock]?.bool == true, event[.inPauseBlock]?.bool == false,
-                event[.inSeekBlock]?.bool == false, let elapsed = event[Action.bufferBegin.timeAttribute]?.int
+            if event.flag(.inPlaybackBlock) == true, event.flag(.inPauseBlock) == false,
+                event.flag(.inSeekBlock) == false, let elapsed = event.integer(Action.bufferBegin.timeAttribute)
             {
                 metrics.append(.rebufferTime(elapsed))
                 metrics.append(.numRebuffers(1))
@@ -36,7 +36,7 @@ public final class MetricalcCore: Metricalc {
         default:
             break
         }
-        if let delta = event[.deltaPlayTime]?.int {
+        if let delta = event.integer(.deltaPlayTime) {
             metrics.append(.playTime(delta))
         }
         return metrics

@@ -46,7 +46,7 @@ struct InstrumentReplay {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
-                let origin = origin(tracker: record.tracker, playbackID: event[.playbackId]?.string)
+                let origin = origin(tracker: record.tracker, playbackID: event.string(.playbackId))
                 for metric in metrics {
                     points.append(MetricPoint(metric, from: origin, rowIndex: row))
                 }

@@ -37,11 +37,11 @@ struct PlaybackRecorder {
 
         func updated(by event: Event) -> HubCounters {
             HubCounters(
-                pause: event[.accumPauseTime]?.int ?? pause,
-                seek: event[.accumSeekTime]?.int ?? seek,
-                buffer: event[.accumBufferTime]?.int ?? buffer,
-                errors: event[.countErrors]?.int ?? errors,
-                ads: event[.countAds]?.int ?? ads
+                pause: event.integer(.accumPauseTime) ?? pause,
+                seek: event.integer(.accumSeekTime) ?? seek,
+                buffer: event.integer(.accumBufferTime) ?? buffer,
+                errors: event.integer(.countErrors) ?? errors,
+                ads: event.integer(.countAds) ?? ads
             )
         }
     }
@@ -51,7 +51,7 @@ struct PlaybackRecorder {
     mutating func record(_ event: Event, from tracker: TrackerID, metrics: [Metric]) -> Int? {
         let counters = previous.updated(by: event)
         defer { previous = counters }
-        guard let playbackID = event[.playbackId]?.string else { return nil }
+        guard let playbackID = event.string(.playbackId) else { return nil }
         let index: Int
         if let last = lastRow, rows[last].playbackID == playbackID {
             // Events of one playback come together: no look-up.
@@ -95,11 +95,11 @@ extension PlaybackSummary {
         _ event: Event, metrics: [Metric], counterIncrease: PlaybackRecorder.HubCounters
     ) {
         lastTimestamp = max(lastTimestamp, event.timestamp)
-        if streamID == nil { streamID = event[.streamId]?.string }
+        if streamID == nil { streamID = event.string(.streamId) }
         if !event.action.isAdAction {
             hasContentEvents = true
-            if title == nil { title = event[.title]?.string }
-            if source == nil { source = event[.source]?.string }
+            if title == nil { title = event.string(.title) }
+            if source == nil { source = event.string(.source) }
         }
         switch event.action.standard {
         case .start: didStart = true

@@ -85,6 +85,28 @@ struct InstrumentTests {
         #expect(event != same)
     }
 
+    @Test func typedReadsAreTheSubscriptsValueOfThatType() {
+        // In a slot, in the list with another type, in the list for a key without a slot, or
+        // missing: `integer`, `flag` and `string` read what the subscript holds, if of their type.
+        var event = Event(
+            action: .start, timestamp: Timestamp(milliseconds: 0),
+            attributes: [.countErrors: 3, .inPauseBlock: "yes", .playbackId: "p-1", .title: "T", .duration: 9])
+        event[.streamId] = 5
+        let keys: [AttributeKey] = [.countErrors, .inPauseBlock, .playbackId, .streamId, .title, .duration, .countAds]
+        for key in keys {
+            #expect(event.integer(key) == event[key]?.int, "\(key)")
+            #expect(event.flag(key) == event[key]?.bool, "\(key)")
+            #expect(event.string(key) == event[key]?.string, "\(key)")
+        }
+        #expect(event.integer(.countErrors) == 3)
+        #expect(event.string(.inPauseBlock) == "yes")
+        #expect(event.flag(.inPauseBlock) == nil)
+        #expect(event.integer(.streamId) == 5)
+        #expect(event.string(.playbackId) == "p-1")
+        #expect(event.integer(.duration) == 9)
+        #expect(event.integer(.countAds) == nil)
+    }
+
     @Test func suppliedAttributesActAsGettersAndHideLikeStoredOnes() {
         let instrument = Instrument(id: "i", hub: HubCore(), backend: RecordingBackend())
         let tracker = SupplyingTracker()
