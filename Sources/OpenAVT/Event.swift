@@ -93,12 +93,13 @@ public struct Event: Hashable, Sendable {
         return self[key]?.string
     }
 
-    /// Stamps an attribute the core hubs set on every event: the same as `self[key] = value`,
-    /// without the walk over the layers when `key` has a slot.
+    /// Stamps an attribute the core hubs set on every event: the same as
+    /// `self[stamp.key] = value`, stored straight in its slot unless an earlier value of
+    /// another type displaced it to the list.
     @inline(__always)
-    mutating func stamp(_ key: AttributeKey, _ value: AttributeValue) {
-        if let slot = key.hubStampSlot, !stamps.displaced.contains(slot), stamps.store(value, in: slot) { return }
-        self[key] = value
+    mutating func stamp(_ stamp: HubStamp, _ value: AttributeValue) {
+        if !stamps.displaced.contains(stamp.rawValue), stamps.store(value, in: stamp.rawValue) { return }
+        self[stamp.key] = value
     }
 
     /// Sets or removes a stored attribute: in its slot when the core hubs stamp it and the

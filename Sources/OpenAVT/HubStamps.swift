@@ -7,6 +7,18 @@ import EventModel
 /// Setting a slot costs a few stores where the list cost a walk over the keys, an append and
 /// the retains of a key and a value, and an event whose attributes all fit in slots releases
 /// no list.
+/// One of the attributes the core hubs stamp, by slot: what ``Event/stamp(_:_:)`` takes, so
+/// that a hub stamps an event without reaching for the attribute's key (measured: making
+/// and releasing the key was most of a stamp).
+enum HubStamp: Int, CaseIterable {
+    case deltaPlayTime, countErrors, countStarts, accumPauseTime, accumBufferTime, accumSeekTime, countAds
+    case inPauseBlock, inSeekBlock, inBufferBlock, inPlaybackBlock, inAdBreakBlock, inAdBlock
+    case streamId, playbackId
+
+    /// The attribute it stamps.
+    var key: AttributeKey { AttributeKey.hubStamped[rawValue] }
+}
+
 struct HubStamps: Sendable {
     /// Which slots hold a value, a bit each.
     private var present: UInt16 = 0
