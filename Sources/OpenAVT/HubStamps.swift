@@ -1,12 +1,5 @@
 import EventModel
 
-/// The attributes the core hubs stamp on every event they accept, kept in fixed slots
-/// (``AttributeKey/hubStampSlot``) rather than in the event's list: integers, then flags, then
-/// the two ids, each present or not.
-///
-/// Setting a slot costs a few stores where the list cost a walk over the keys, an append and
-/// the retains of a key and a value, and an event whose attributes all fit in slots releases
-/// no list.
 /// One of the attributes the core hubs stamp, by slot: what ``Event/stamp(_:_:)`` takes, so
 /// that a hub stamps an event without reaching for the attribute's key (measured: making
 /// and releasing the key was most of a stamp).
@@ -19,6 +12,13 @@ enum HubStamp: Int, CaseIterable {
     var key: AttributeKey { AttributeKey.hubStamped[rawValue] }
 }
 
+/// The attributes the core hubs stamp on every event they accept, kept in fixed slots
+/// (``AttributeKey/hubStampSlot``) rather than in the event's list: integers, then flags, then
+/// the two ids, each present or not.
+///
+/// Setting a slot costs a few stores where the list cost a walk over the keys, an append and
+/// the retains of a key and a value, and an event whose attributes all fit in slots releases
+/// no list.
 struct HubStamps: Sendable {
     /// Which slots hold a value, a bit each.
     private var present: UInt16 = 0
