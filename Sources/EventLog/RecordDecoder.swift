@@ -143,10 +143,10 @@ public final class RecordDecoder {
                 timestamp: timestamp,
                 app: try nonEmptyString(raw.app, field: "app").get(),
                 name: try nonEmptyString(raw.name, field: "name").get(),
-                attributes: try object(raw.attrs, field: "attrs").get() ?? [:],
+                packedAttributes: try packed(raw.attrs, field: "attrs").get(),
                 action: try oneOf(VPAction.self, raw.action, field: "action").get(),
                 trigger: try optionalString(raw.trigger, field: "trigger").get() ?? VPRecord.defaultTrigger,
-                actionAttributes: try object(raw.action_attrs, field: "actionAttrs").get() ?? [:])
+                packedActionAttributes: try packed(raw.action_attrs, field: "actionAttrs").get())
         }.map(Record.vp)
     }
 

@@ -50,6 +50,39 @@ public struct VPRecord: Hashable, Sendable {
         self.trigger = trigger
         self.packedActionAttributes = PackedAttributes(actionAttributes)
     }
+
+    /// A record whose attributes are packed already (in any key order: see ``==(_:_:)``).
+    public init(
+        timestamp: Timestamp, app: String, name: String, packedAttributes: PackedAttributes, action: VPAction,
+        trigger: String = VPRecord.defaultTrigger, packedActionAttributes: PackedAttributes
+    ) {
+        self.timestamp = timestamp
+        self.app = app
+        self.name = name
+        self.packedAttributes = packedAttributes
+        self.action = action
+        self.trigger = trigger
+        self.packedActionAttributes = packedActionAttributes
+    }
+
+    /// Records are equal when their fields and attributes are, however the attributes were packed.
+    public static func == (lhs: VPRecord, rhs: VPRecord) -> Bool {
+        lhs.timestamp == rhs.timestamp && lhs.app == rhs.app && lhs.name == rhs.name && lhs.action == rhs.action
+            && lhs.trigger == rhs.trigger
+            && (lhs.packedAttributes == rhs.packedAttributes || lhs.attributes == rhs.attributes)
+            && (lhs.packedActionAttributes == rhs.packedActionAttributes
+                || lhs.actionAttributes == rhs.actionAttributes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(timestamp)
+        hasher.combine(app)
+        hasher.combine(name)
+        hasher.combine(action)
+        hasher.combine(trigger)
+        hasher.combine(attributes)
+        hasher.combine(actionAttributes)
+    }
 }
 
 /// An app lifecycle event (the `event` field of an `app` record).

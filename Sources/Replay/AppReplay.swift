@@ -27,6 +27,9 @@ struct AppReplay {
     private var manager: SessionManager
     private var sessions = VPSessionRecorder()
     private var openedAt: [String: Timestamp] = [:]
+    /// The metric origin of each session, by session id, with the app and name it was made for
+    /// (a middleware may rename an event).
+    private var origins: [String: (app: String, name: String, origin: MetricOrigin)] = [:]
     private let options: ReplayOptions
     private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
@@ -71,23 +74,38 @@ struct AppReplay {
                 Metric(
                     name: "SessionDuration", kind: .gauge, value: .int(original.timestamp.milliseconds(since: opened))))
         }
-        let durations = event.attributes.filter { Middleware.isDurationKey($0.key) }
-        for (key, value) in durations.sorted(by: { $0.key < $1.key }) {
+        // Most events have no duration: a scan, without a filtered copy of the attributes.
+        var durations: [(key: AttributeKey, value: Metric.Value)] = []
+        for (key, value) in event.attributes where Middleware.isDurationKey(key) {
             switch value {
-            case .int(let number): metrics.append(Metric(name: key.rawValue, kind: .gauge, value: .int(number)))
-            case .double(let number): metrics.append(Metric(name: key.rawValue, kind: .gauge, value: .double(number)))
+            case .int(let number): durations.append((key, .int(number)))
+            case .double(let number): durations.append((key, .double(number)))
             default: break
             }
         }
-        // One origin for all of the event's points: the encoders escape it once.
-        let origin = MetricOrigin(
-            system: .vp, source: event.app, tags: [MetricTag("app", event.app), MetricTag("name", event.name)],
-            path: [event.app, event.name], stringFields: [MetricTag("session_id", event.sessionID)])
+        durations.sort { $0.key < $1.key }
+        for (key, value) in durations {
+            metrics.append(Metric(name: key.rawValue, kind: .gauge, value: value))
+        }
+        let origin = origin(of: event)
         let row = sessions.row(of: event.sessionID)
         for var metric in metrics {
             metric.timestamp = event.timestamp
             points.append(MetricPoint(metric, from: origin, rowIndex: row))
         }
+    }
+
+    /// One origin for all of a session's points, made with its first: the encoders escape it
+    /// once, and know it again by identity.
+    private mutating func origin(of event: ValuePropositionEvent) -> MetricOrigin {
+        if let known = origins[event.sessionID], known.app == event.app, known.name == event.name {
+            return known.origin
+        }
+        let origin = MetricOrigin(
+            system: .vp, source: event.app, tags: [MetricTag("app", event.app), MetricTag("name", event.name)],
+            path: [event.app, event.name], stringFields: [MetricTag("session_id", event.sessionID)])
+        origins[event.sessionID] = (event.app, event.name, origin)
+        return origin
     }
 
     /// `Opened`, `Started`, ...: the status with a capital, made once per status.

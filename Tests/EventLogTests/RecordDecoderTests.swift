@@ -101,6 +101,11 @@ import Testing
         #expect(
             decoder.decode(#"{"type":"vp","ts":7,"app":"a1","name":"n","action":"open","trigger":null}"#)
                 == .record(.vp(VPRecord(timestamp: 7, app: "a1", name: "n", action: .open))))
+        // Attributes are packed in the order of the line; records are equal whatever that order.
+        #expect(
+            decoder.decode(#"{"type":"vp","ts":7,"app":"a1","name":"n","attrs":{"b":2,"a":"x"},"action":"open"}"#)
+                == decoder.decode(
+                    #"{"type":"vp","ts":7,"app":"a1","name":"n","attrs":{"a":"x","b":2},"action":"open"}"#))
         #expect(reason(#"{"type":"vp","ts":7,"name":"n","action":"open"}"#) == #"missing "app""#)
         #expect(reason(#"{"type":"vp","ts":7,"app":"a","action":"open"}"#) == #"missing "name""#)
         #expect(
