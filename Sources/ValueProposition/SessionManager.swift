@@ -25,8 +25,8 @@ public struct SessionManager: Sendable {
     public let app: String
     /// Put between the app and the counter in session ids, if not `nil`.
     public let scope: String?
-    private var open: [(key: ValuePropositionKey, session: Session)] = []
-    private var remembered: [(key: ValuePropositionKey, session: Session)] = []
+    private var open: [OpenSession] = []
+    private var remembered: [OpenSession] = []
     private var sessionsMade = 0
 
     /// Creates the manager of an app session with nothing open.
@@ -40,10 +40,7 @@ public struct SessionManager: Sendable {
 
     /// Applies a value-proposition action.
     public mutating func process(_ record: VPRecord) -> [SessionOutput] {
-        // Records keep their attributes packed: unpack them once.
-        let attributes = record.attributes
-        let key = ValuePropositionKey(name: record.name, attributes: attributes)
-        guard let index = open.firstIndex(where: { $0.key == key }) else {
+        guard let index = openIndex(of: record) else {
             guard record.action == .open else {
                 return [
                     .error(
@@ -52,9 +49,14 @@ public struct SessionManager: Sendable {
                             kind: .initialActionNeedsToBeOpen(action: record.action), sessionID: nil))
                 ]
             }
+            // Records keep their attributes packed: unpack them once.
+            let attributes = record.attributes
             let session = Session(
                 id: makeID(), name: record.name, attributes: attributes, openedAt: record.timestamp)
-            open.append((key, session))
+            open.append(
+                OpenSession(
+                    key: ValuePropositionKey(name: record.name, attributes: attributes),
+                    packedAttributes: record.packedAttributes, session: session))
             return [.event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
         }
         var session = open[index].session
@@ -97,11 +99,25 @@ public struct SessionManager: Sendable {
                 outputs.append(.event(reopened))
                 session.reach(entry.session.status, at: timestamp)
                 outputs.append(.event(event(for: session, at: timestamp, trigger: "didEnterForeground")))
-                open.append((entry.key, session))
+                open.append(OpenSession(key: entry.key, packedAttributes: entry.packedAttributes, session: session))
             }
             remembered = []
             return outputs
         }
+    }
+
+    /// The open session of the record's value proposition. Records of one value proposition
+    /// usually pack their attributes alike, so equal bytes find it without unpacking them;
+    /// other records compare as ``ValuePropositionKey``s. Open sessions have distinct keys, so
+    /// at most one matches either way.
+    private func openIndex(of record: VPRecord) -> Int? {
+        if let index = open.firstIndex(where: {
+            $0.packedAttributes == record.packedAttributes && $0.key.name == record.name
+        }) {
+            return index
+        }
+        let key = ValuePropositionKey(name: record.name, attributes: record.attributes)
+        return open.firstIndex { $0.key == key }
     }
 
     private mutating func makeID() -> String {
@@ -134,4 +150,12 @@ public struct SessionManager: Sendable {
 extension ValuePropositionEvent {
     /// The `category` of value-proposition events.
     public static let category = "valueProposition"
+}
+
+/// An open (or remembered) session, with the key of its value proposition and the packed
+/// attributes of the record that opened it.
+private struct OpenSession: Sendable {
+    var key: ValuePropositionKey
+    var packedAttributes: PackedAttributes
+    var session: Session
 }

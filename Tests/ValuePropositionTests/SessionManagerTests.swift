@@ -142,6 +142,46 @@ struct SessionManagerTests {
         #expect(Self.outcomes(outputs) == [.event(.opened), .event(.started)])
     }
 
+    /// Attributes packed in the given order, as the decoder packs a record's (JSON order).
+    static func packed(_ entries: [(String, Int64)]) -> PackedAttributes {
+        let names = entries.map { Array($0.0.utf8) }
+        let numbers = names.map { name in name.withUnsafeBytes { PackedAttributes.keyNumber(ofName: $0) } }
+        let size = entries.indices.reduce(0) {
+            $0
+                + PackedAttributes.packedSize(
+                    keyNumber: numbers[$1], nameBytes: names[$1].count, valueBytes: 8, isString: false)
+        }
+        return PackedAttributes.pack(byteCount: size) { writer in
+            for index in entries.indices {
+                names[index].withUnsafeBytes {
+                    writer.append(keyNumber: numbers[index], name: $0, int: entries[index].1)
+                }
+            }
+        }
+    }
+
+    @Test func recordsFindTheirSessionWhateverTheOrderOfTheirAttributes() {
+        let (inOrder, reversed) = (Self.packed([("a", 1), ("b", 2)]), Self.packed([("b", 2), ("a", 1)]))
+        #expect(inOrder != reversed)
+        func record(_ name: String, _ attributes: PackedAttributes, _ action: VPAction) -> VPRecord {
+            VPRecord(
+                timestamp: 1, app: "a1", name: name, packedAttributes: attributes, action: action,
+                packedActionAttributes: PackedAttributes())
+        }
+        #expect(record("v", inOrder, .open) == record("v", reversed, .open))
+        var manager = SessionManager(app: "a1")
+        let outputs = [
+            record("v", inOrder, .open), record("v", reversed, .start), record("w", inOrder, .start),
+            record("w", reversed, .open), record("w", inOrder, .start), record("v", inOrder, .complete),
+        ].flatMap { manager.process($0) }
+        let sessions = outputs.map { output -> String? in
+            if case .event(let event) = output { return event.sessionID }
+            return nil
+        }
+        #expect(sessions == ["a1:v1", "a1:v1", nil, "a1:v2", "a1:v2", "a1:v1"])
+        #expect(manager.openSessions.map(\.id) == ["a1:v2"])
+    }
+
     @Test func actionAttributesOverrideOnThatEventOnly() {
         var manager = SessionManager(app: "a1")
         let open = manager.process(
