@@ -316,14 +316,21 @@ public final class RecordDecoder {
         if packingNumbers.count < raw.count {
             packingNumbers.append(contentsOf: repeatElement(0, count: raw.count - packingNumbers.count))
         }
+        // A bit per key number modulo 64: a key whose bit is clear is not a repeat, so the
+        // earlier keys are compared only when it is set (names without a number always).
+        var numbersSeen: UInt64 = 0
         for index in 0..<raw.count {
             let entry = entries[index]
             let number = texts.keyNumber(UnsafeRawBufferPointer(start: entry.key, count: entry.key_length))
+            let bit: UInt64 = number == 0 ? 0 : 1 << (UInt64(number) & 63)
             // A name has a number, or never has one: numbers tell repeated keys apart.
-            for earlier in 0..<index
-            where packingNumbers[earlier] == number && (number != 0 || Self.sameKey(entries[earlier], entry)) {
-                return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+            if numbersSeen & bit != 0 || number == 0 {
+                for earlier in 0..<index
+                where packingNumbers[earlier] == number && (number != 0 || Self.sameKey(entries[earlier], entry)) {
+                    return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+                }
             }
+            numbersSeen |= bit
             let valueBytes: Int
             switch entry.value.kind {
             case .CSJ_STRING: valueBytes = entry.value.length

@@ -224,8 +224,33 @@ import Testing
         #expect(attributes(#"{}"#) == [:])
     }
 
+    @Test func keysWhoseNumbersShareABitAreNotRepeats() throws {
+        // Two names whose packed-key numbers are equal modulo 64, the decoder's quick test.
+        var byBit: [UInt32: String] = [:]
+        var pair: (String, String)?
+        for index in 0..<130 where pair == nil {
+            let name = "bit-\(index)"
+            let number = Array(name.utf8).withUnsafeBytes { PackedAttributes.keyNumber(ofName: $0) }
+            if let earlier = byBit[number & 63] { pair = (earlier, name) }
+            byBit[number & 63] = name
+        }
+        let (first, second) = try #require(pair)
+        #expect(
+            attributes(#"{"\#(first)":1,"x":true,"\#(second)":2}"#)
+                == [AttributeKey(first): .int(1), "x": .bool(true), AttributeKey(second): .int(2)])
+        // A repeat must be found (packed twice, a look-up would answer the first value).
+        let repeated = avt(
+            #"{"ts":1,"instrument":"i","tracker":0,"action":"Start","attrs":{"\#(first)":1,"\#(second)":2,"\#(first)":3}}"#
+        )
+        #expect(repeated?.packedAttributes[AttributeKey(first)] == .int(3))
+        #expect(repeated?.attributes == [AttributeKey(first): .int(3), AttributeKey(second): .int(2)])
+    }
+
     @Test func duplicateKeysLastWins() {
         #expect(attributes(#"{"a":1,"a":"two"}"#) == ["a": .string("two")])
+        #expect(
+            avt(#"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"a":1,"a":2}}"#)?.packedAttributes["a"]
+                == 2)
         #expect(attributes(#"{"a":{},"a":3}"#) == ["a": .int(3)])
         #expect(avt(#"{"ts":1,"ts":2,"instrument":"i","tracker":0,"action":"a"}"#)?.timestamp == 2)
         #expect(
