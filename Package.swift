@@ -95,7 +95,9 @@ for target in package.targets where target.type != .system {
     // optimise across modules too, so that small functions of one module are inlined into
     // another's hot loops (measured: 1.7% fewer instructions).
     if target.type != .test {
-        settings.append(.unsafeFlags(["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release)))
+        settings.append(
+            .unsafeFlags(
+                ["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release)))
     }
     target.swiftSettings = settings
 }

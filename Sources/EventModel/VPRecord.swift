@@ -42,13 +42,9 @@ public struct VPRecord: Hashable, Sendable {
         timestamp: Timestamp, app: String, name: String, attributes: Attributes = [:], action: VPAction,
         trigger: String = VPRecord.defaultTrigger, actionAttributes: Attributes = [:]
     ) {
-        self.timestamp = timestamp
-        self.app = app
-        self.name = name
-        self.packedAttributes = PackedAttributes(attributes)
-        self.action = action
-        self.trigger = trigger
-        self.packedActionAttributes = PackedAttributes(actionAttributes)
+        self.init(
+            timestamp: timestamp, app: app, name: name, packedAttributes: PackedAttributes(attributes),
+            action: action, trigger: trigger, packedActionAttributes: PackedAttributes(actionAttributes))
     }
 
     /// A record whose attributes are packed already (in any key order: see ``==(_:_:)``).
