@@ -49,11 +49,11 @@ enum PackedKeyTable {
         }
     }
 
-    /// Calls `body` with a function from a number to its key, under one lock.
+    /// Calls `body` with a function from a number to its key: the names numbered so far, taken
+    /// under one lock and read after it (numbers are never reused, and `body` may make keys,
+    /// which takes the lock again).
     static func withKeys<Result>(_ body: ((UInt32) -> AttributeKey) -> Result) -> Result {
-        state.withLock { state in
-            let names = state.names
-            return body { names[Int($0) - 1] }
-        }
+        let names = state.withLock { $0.names }
+        return body { names[Int($0) - 1] }
     }
 }

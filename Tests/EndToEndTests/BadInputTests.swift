@@ -144,6 +144,29 @@ struct BadInputTests {
         #expect(try Self.contents(of: out) == before)
     }
 
+    /// Attribute names get numbers up to a bound (4,096); a log with more distinct names
+    /// still replays, names past the bound spelt out (found by `scripts/fuzz.sh decoder`:
+    /// unpacking such a name took a lock it held, and the run crashed).
+    @Test func moreDistinctAttributeNamesThanTheKeyTableNumbersReplay() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var lines = (0..<4_200).map {
+            #"{"ts":\#(1000 + $0),"instrument":"i","tracker":0,"action":"Ping","attrs":{"k\#($0)":1}}"#
+        }
+        lines += [
+            #"{"type":"vp","ts":9000,"app":"a","name":"n","attrs":{"zone":"eu"},"action":"open"}"#,
+            #"{"type":"vp","ts":9200,"app":"a","name":"n","attrs":{"zone":"eu"},"action":"start"}"#,
+            #"{"type":"vp","ts":9500,"app":"a","name":"n","attrs":{"zone":"eu"},"action":"complete"}"#,
+        ]
+        let log = folder.appendingPathComponent("names.jsonl")
+        try Data(lines.joined(separator: "\n").utf8).write(to: log)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["--out", out.path, log.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let sessions = try String(contentsOf: out.appendingPathComponent("vp_sessions.csv"), encoding: .utf8)
+        #expect(sessions.contains(#"a,n,a:9000:v1,"{""zone"":""eu""}",9000,9500,completed,200,"#), "\(sessions)")
+    }
+
     /// The report files of a folder (temporary files left by a killed run not included).
     static func contents(of folder: URL) throws -> [String: Data] {
         var files: [String: Data] = [:]
