@@ -10,6 +10,9 @@
 //   itself (as in a `LineReader` buffer, where the next lines follow the current one);
 // - in place again, by a second decoder, and once more by the first (no state may leak from
 //   one decode to the next).
+// The line is also decoded followed by more whitespace than the decoder's DOM parser takes
+// (`dom_max_capacity` in decoder.cpp), which leaves it to the on-demand walk: both parsers
+// must accept the same records, and reject the same lines.
 // A record must also obey the contract: tracker in `AVTRecord.trackerRange`, timestamp in
 // `RecordDecoder.timestampRange`, required strings non-empty.
 
@@ -24,6 +27,9 @@ import EventModel
 nonisolated(unsafe) private var first = RecordDecoder()
 nonisolated(unsafe) private var second = RecordDecoder()
 nonisolated(unsafe) private var padded: [UInt8] = []
+nonisolated(unsafe) private var long: [UInt8] = []
+/// More trailing whitespace than the DOM parser takes in a line.
+private let longTail = 70_000
 
 private func fail(_ message: String, _ data: UnsafePointer<UInt8>, _ size: Int) -> Never {
     let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -92,6 +98,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         if first.decode(bytes, readableCount: size) != .record(record) {
             fail("record changed after another decode", data, size)
         }
+    }
+    // 5. Long enough to be left to the on-demand walk: the same record, or rejected as well.
+    long.removeAll(keepingCapacity: true)
+    long.append(contentsOf: bytes)
+    long.append(contentsOf: repeatElement(UInt8(ascii: " "), count: longTail))
+    let walked = long.withUnsafeBytes { first.decode($0, readableCount: $0.count) }
+    switch (exact, walked) {
+    case (.record, _) where walked != exact:
+        fail("the on-demand walk decodes \(walked), the DOM parse \(exact)", data, size)
+    case (.rejected, .record(let record)):
+        fail("the on-demand walk accepts \(record), the DOM parse rejects it: \(exact)", data, size)
+    default:
+        break
     }
     return 0
 }

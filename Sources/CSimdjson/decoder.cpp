@@ -1,8 +1,13 @@
-// The C API of CSimdjson.h over simdjson's on-demand parser.
+// The C API of CSimdjson.h over simdjson's DOM and on-demand parsers.
 //
 // Only extraction happens here; the rules for what a record must contain are in Swift.
-// Every value of the line is visited (values of unknown fields too), so a line that
-// reaches CSJ_OK is well-formed JSON throughout, not only in the parts that are used.
+// A line is first parsed whole into simdjson's DOM (its kernel chosen for the machine at run
+// time, stage 2 included), and its fields read from the tape. Any line the DOM parser does
+// not take as an object (an error, a root that is not an object, integers beyond 64 bits,
+// nesting deeper than `dom_max_depth`, lines longer than `dom_max_capacity`) is decoded again
+// by the on-demand walk, which decides: it visits every value of the line (values of unknown
+// fields too), so a line that reaches CSJ_OK is well-formed JSON throughout either way, and
+// the on-demand walk alone says how a line is wrong.
 
 #include "CSimdjson.h"
 
@@ -17,7 +22,17 @@ namespace ondemand = simdjson::ondemand;
 using simdjson::error_code;
 using simdjson::SUCCESS;
 
+/// Nesting accepted by the DOM parser (the root object is 1); deeper lines are left to the
+/// on-demand walk, whose own limit is `max_depth`.
+constexpr size_t dom_max_depth = 32;
+/// The longest line the DOM parser takes: its buffers grow with the longest line parsed
+/// (about 13 bytes per byte), so longer lines are left to the on-demand walk (about 5).
+constexpr size_t dom_max_capacity = 64 * 1024;
+
 struct csj_decoder {
+    /// The fast path; `dom_ready` once its buffers are allocated with `dom_max_depth`.
+    simdjson::dom::parser dom{dom_max_capacity};
+    bool dom_ready = false;
     ondemand::parser parser;
     /// Entries of the object fields being decoded.
     std::vector<csj_attr> attrs;
@@ -84,28 +99,40 @@ error_code skip_value(ondemand::value value, int depth = 1);
 
 /// Reads a number, telling integers that fit in int64_t from big integers and from
 /// numbers with a fraction or an exponent.
+///
+/// Not `get_number()`: simdjson 3.0.1's answers 0 for a number with a fraction and more than
+/// 19 significant digits (its slow path writes the value into a copy), which `get_double()`
+/// parses right.
 error_code read_number(ondemand::value &value, csj_value &out) noexcept {
-    ondemand::number number;
-    error_code error = value.get_number().get(number);
-    if (error == SUCCESS) {
-        switch (number.get_number_type()) {
-        case ondemand::number_type::signed_integer:
+    ondemand::number_type type;
+    error_code error = value.get_number_type().get(type);
+    if (error != SUCCESS) { return error; }
+    switch (type) {
+    case ondemand::number_type::signed_integer:
+        error = value.get_int64().get(out.integer);
+        if (error == SUCCESS) {
             out.kind = CSJ_INT;
-            out.integer = number.get_int64();
             out.number = double(out.integer);
             return SUCCESS;
-        case ondemand::number_type::unsigned_integer:
+        }
+        break;
+    case ondemand::number_type::unsigned_integer: {
+        uint64_t integer = 0;
+        error = value.get_uint64().get(integer);
+        if (error == SUCCESS) {
             out.kind = CSJ_BIG_INT;
-            out.number = double(number.get_uint64());
-            return SUCCESS;
-        case ondemand::number_type::floating_point_number:
-            out.kind = CSJ_DOUBLE;
-            out.number = number.get_double();
+            out.number = double(integer);
             return SUCCESS;
         }
-        return simdjson::NUMBER_ERROR;
+        break;
     }
-    // get_number() refuses integers beyond 64 bits; they are still valid JSON numbers.
+    case ondemand::number_type::floating_point_number:
+        error = value.get_double().get(out.number);
+        if (error != SUCCESS) { return error; }
+        out.kind = CSJ_DOUBLE;
+        return SUCCESS;
+    }
+    // Integers beyond 64 bits are still valid JSON numbers.
     bool integer = false;
     if (value.is_integer().get(integer) != SUCCESS || !integer) { return error; }
     double approximation = 0;
@@ -287,6 +314,93 @@ bool has_trailing_content(ondemand::document &document) noexcept {
     return document.current_location().get(location) == SUCCESS;
 }
 
+/// Reads a DOM value into `out`: a scalar's value, or the kind of an object or array.
+void read_element(simdjson::dom::element element, csj_value &out) noexcept {
+    out = csj_value{};
+    switch (element.type()) {
+    case simdjson::dom::element_type::OBJECT: out.kind = CSJ_OBJECT; return;
+    case simdjson::dom::element_type::ARRAY: out.kind = CSJ_ARRAY; return;
+    case simdjson::dom::element_type::STRING: {
+        std::string_view string = element.get_string().value_unsafe();
+        out.kind = CSJ_STRING;
+        out.string = string.data();
+        out.length = string.size();
+        return;
+    }
+    case simdjson::dom::element_type::INT64:
+        out.kind = CSJ_INT;
+        out.integer = element.get_int64().value_unsafe();
+        out.number = double(out.integer);
+        return;
+    case simdjson::dom::element_type::UINT64:
+        out.kind = CSJ_BIG_INT;
+        out.number = double(element.get_uint64().value_unsafe());
+        return;
+    case simdjson::dom::element_type::DOUBLE:
+        out.kind = CSJ_DOUBLE;
+        out.number = element.get_double().value_unsafe();
+        return;
+    case simdjson::dom::element_type::BOOL:
+        out.kind = CSJ_BOOL;
+        out.boolean = element.get_bool().value_unsafe();
+        return;
+    case simdjson::dom::element_type::NULL_VALUE: out.kind = CSJ_NULL; return;
+    }
+}
+
+/// Reads an object field from the DOM, as `read_object` does from the on-demand walk.
+void read_dom_object(std::vector<csj_attr> &entries, simdjson::dom::element value, csj_object &out) {
+    entries.clear();
+    out = csj_object{};
+    if (value.type() != simdjson::dom::element_type::OBJECT) {
+        csj_value scalar;
+        read_element(value, scalar);
+        out.kind = scalar.kind;
+        return;
+    }
+    out.kind = CSJ_OBJECT;
+    for (simdjson::dom::key_value_pair field : simdjson::dom::object(value.get_object().value_unsafe())) {
+        csj_attr attr{};
+        attr.key = field.key.data();
+        attr.key_length = field.key.size();
+        read_element(field.value, attr.value);
+        entries.push_back(attr);
+    }
+}
+
+/// Decodes a line with the DOM parser; false when it must be left to the on-demand walk.
+bool decode_dom(csj_decoder &decoder, const uint8_t *bytes, size_t length, csj_record &record) {
+    if (!decoder.dom_ready) {
+        if (decoder.dom.allocate(simdjson::dom::MINIMAL_DOCUMENT_CAPACITY, dom_max_depth) != SUCCESS) { return false; }
+        decoder.dom_ready = true;
+    }
+    simdjson::dom::element root;
+    if (decoder.dom.parse(bytes, length, false).get(root) != SUCCESS) { return false; }
+    simdjson::dom::object object;
+    if (root.get_object().get(object) != SUCCESS) { return false; }
+    for (simdjson::dom::key_value_pair field : object) {
+        switch (classify(field.key)) {
+        case field_name::ts: read_element(field.value, record.ts); break;
+        case field_name::type: read_element(field.value, record.type); break;
+        case field_name::instrument: read_element(field.value, record.instrument); break;
+        case field_name::tracker: read_element(field.value, record.tracker); break;
+        case field_name::action: read_element(field.value, record.action); break;
+        case field_name::app: read_element(field.value, record.app); break;
+        case field_name::name: read_element(field.value, record.name); break;
+        case field_name::trigger: read_element(field.value, record.trigger); break;
+        case field_name::event: read_element(field.value, record.event); break;
+        case field_name::player: read_element(field.value, record.player); break;
+        case field_name::progress: read_element(field.value, record.progress); break;
+        case field_name::error: read_element(field.value, record.error); break;
+        case field_name::attrs: read_dom_object(decoder.attrs, field.value, record.attrs); break;
+        case field_name::action_attrs: read_dom_object(decoder.action_attrs, field.value, record.action_attrs); break;
+        case field_name::meta: read_dom_object(decoder.meta, field.value, record.meta); break;
+        case field_name::other: break;
+        }
+    }
+    return true;
+}
+
 csj_status fail(error_code error, const char **message) noexcept {
     *message = simdjson::error_message(error);
     return CSJ_INVALID_JSON;
@@ -305,6 +419,19 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
         bytes = decoder.scratch.data();
         capacity = decoder.scratch.size();
     }
+    if (decode_dom(decoder, bytes, length, record)) {
+        record.attrs.entries = decoder.attrs.data();
+        record.attrs.count = decoder.attrs.size();
+        record.action_attrs.entries = decoder.action_attrs.data();
+        record.action_attrs.count = decoder.action_attrs.size();
+        record.meta.entries = decoder.meta.data();
+        record.meta.count = decoder.meta.size();
+        return CSJ_OK;
+    }
+    record = csj_record{};
+    decoder.attrs.clear();
+    decoder.action_attrs.clear();
+    decoder.meta.clear();
 
     ondemand::document document;
     error_code error = decoder.parser.iterate(bytes, length, capacity).get(document);

@@ -208,13 +208,14 @@ import Testing
 
     @Test func attributeValueTypes() {
         let attributes = attributes(
-            #"{"s":"text","i":42,"n":-7,"z":-0,"d":1.5,"e":1e3,"E":2E-2,"big":9223372036854775808,"huge":123456789012345678901234567890,"max":9223372036854775807,"t":true,"f":false,"empty":""}"#
+            #"{"s":"text","i":42,"n":-7,"z":-0,"d":1.5,"e":1e3,"E":2E-2,"big":9223372036854775808,"huge":123456789012345678901234567890,"max":9223372036854775807,"pi":3.14159265358979323846264338327950288,"t":true,"f":false,"empty":""}"#
         )
         #expect(
             attributes == [
                 "s": .string("text"), "i": .int(42), "n": .int(-7), "z": .int(0), "d": .double(1.5), "e": .double(1000),
                 "E": .double(0.02), "big": .double(9_223_372_036_854_775_808), "huge": .double(1.2345678901234568e29),
-                "max": .int(Int64.max), "t": .bool(true), "f": .bool(false), "empty": .string(""),
+                "max": .int(Int64.max), "pi": .double(3.141592653589793), "t": .bool(true), "f": .bool(false),
+                "empty": .string(""),
             ])
     }
 
@@ -364,6 +365,33 @@ import Testing
             decoder.decode(UnsafeRawBufferPointer(rebasing: buffer[0..<exact.count]), readableCount: buffer.count)
         }
         #expect(inPlace == .record(.avt(expected)))
+    }
+
+    /// Lines are parsed whole first, and left to the walk that visits each value when that
+    /// fast parse refuses them (integers beyond 64 bits, deep nesting, long lines): either
+    /// way a line gives the same record.
+    @Test(arguments: [
+        #"{"ts":1,"instrument":"i","tracker":0,"action":"Start","attrs":{"s":"t\u00e9","i":-7,"d":1.5,"b":true}}"#,
+        #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"long":1.9223372036854775807,"e":-2.5e-3}}"#,
+        #"{"type":"vp","ts":"2025-11-20T07:55:02.125Z","app":"a","name":"n","attrs":{"x":1,"x":2},"action":"pause","trigger":"automatically","actionAttrs":{"position":12.5}}"#,
+        #"{"type":"marconi","ts":5,"player":"p","event":"newMeta","meta":{"title":"T","kind":"live"}}"#,
+        #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"big":9223372036854775808,"n":null}}"#,
+    ])
+    func linesTheFastParseRefusesGiveTheSameRecord(line: String) {
+        let plain = decoder.decode(line)
+        guard case .record = plain else {
+            Issue.record("\(line) → \(plain)")
+            return
+        }
+        let body = line.dropLast()
+        let refused = [
+            #","huge":123456789012345678901234567890}"#,
+            #","deep":"# + String(repeating: "[", count: 40) + String(repeating: "]", count: 40) + "}",
+            #","long":""# + String(repeating: "x", count: 70_000) + #""}"#,
+        ]
+        for tail in refused {
+            #expect(decoder.decode(body + tail) == plain, "\(line) with \(tail.prefix(20))")
+        }
     }
 
     @Test func stringsOutliveTheNextDecode() {

@@ -2,9 +2,9 @@
 #define CSIMDJSON_H
 
 /*
- * A small C API over simdjson's on-demand parser, shaped for event-log records.
+ * A small C API over simdjson's parsers, shaped for event-log records.
  *
- * The shim only extracts: it walks one JSON object, fully validating it, and reports
+ * The shim only extracts: it parses one JSON object, fully validating it, and reports
  * the kind and value of the top-level fields the decoder knows (`ts`, `type`, `instrument`,
  * `tracker`, `action`, `app`, `name`, `trigger`, `event`, `player`, `progress`, `error`)
  * and the entries of the objects `attrs`, `actionAttrs` and `meta`. Every rule about what
