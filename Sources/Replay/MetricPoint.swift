@@ -4,13 +4,33 @@ import OpenAVT
 /// The system a metric comes from: it names the InfluxDB measurement (`<prefix>_<system>`)
 /// and the Graphite path node after the prefix. Systems are ordered as declared, which is
 /// the order of every report's rows: OpenAVT, value propositions, Marconi.
+///
+/// Systems hash, compare and order by their place among the cases: a raw-value enum otherwise
+/// hashes and compares its raw value's string (measured: half of the hashing of session keys
+/// and aggregate rows).
 public enum MetricSystem: String, Hashable, Comparable, Sendable, CaseIterable {
     case openavt
     case vp
     case marconi
 
+    private var ordinal: Int {
+        switch self {
+        case .openavt: 0
+        case .vp: 1
+        case .marconi: 2
+        }
+    }
+
+    public static func == (lhs: MetricSystem, rhs: MetricSystem) -> Bool {
+        lhs.ordinal == rhs.ordinal
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ordinal)
+    }
+
     public static func < (lhs: MetricSystem, rhs: MetricSystem) -> Bool {
-        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+        lhs.ordinal < rhs.ordinal
     }
 }
 

@@ -35,6 +35,15 @@ struct MetricAggregatesTests {
         #expect(abs((row.aggregate.standardDeviation ?? 0) - (26.0 / 3).squareRoot()) < 1e-12)
     }
 
+    @Test func systemsAreOrderedAsDeclaredAndKeptApart() {
+        #expect(MetricSystem.allCases.reversed().sorted() == [.openavt, .vp, .marconi])
+        #expect(Set(MetricSystem.allCases).count == 3)
+        #expect(MetricSystem(rawValue: "vp") == .vp && MetricSystem.vp != .marconi)
+        var aggregates = MetricAggregates(bucket: 60_000)
+        for system in MetricSystem.allCases.reversed() { aggregates.add(report(system, [("Count", 1_000, .int(1))])) }
+        #expect(aggregates.rows.map(\.key.system) == [.openavt, .vp, .marconi])
+    }
+
     @Test func rowsAreOrderedByBucketThenSystemThenName() {
         var aggregates = MetricAggregates(bucket: 60_000)
         aggregates.add(report(.marconi, [("Listened", 61_000, .int(1)), ("Buffered", 5_000, .int(1))]))
