@@ -95,15 +95,14 @@ field_name classify(std::string_view key) noexcept {
 /// (`DEPTH_ERROR`) instead of exhausting the stack.
 constexpr int max_depth = 256;
 
-error_code skip_value(ondemand::value value, int depth = 1);
+error_code skip_value(csj_decoder &decoder, ondemand::value value, int depth = 1);
 
 /// Reads a number, telling integers that fit in int64_t from big integers and from
 /// numbers with a fraction or an exponent.
 ///
 /// Not `get_number()`: simdjson 3.0.1's answers 0 for a number with a fraction and more than
-/// 19 significant digits (its slow path writes the value into a copy), which `get_double()`
-/// parses right.
-error_code read_number(ondemand::value &value, csj_value &out) noexcept {
+/// 19 significant digits (its slow path writes the value into a copy).
+error_code read_number(csj_decoder &decoder, ondemand::value &value, csj_value &out) noexcept {
     ondemand::number_type type;
     error_code error = value.get_number_type().get(type);
     if (error != SUCCESS) { return error; }
@@ -126,11 +125,27 @@ error_code read_number(ondemand::value &value, csj_value &out) noexcept {
         }
         break;
     }
-    case ondemand::number_type::floating_point_number:
+    case ondemand::number_type::floating_point_number: {
+        // Parsed by the DOM parser, as in the fast path: simdjson 3.0.1's on-demand parsing of
+        // a fraction of more than 19 digits is wrong when its integer part is 0
+        // (0.123456789012345678901 read as 0.0128), and it refuses exponents beyond 64 bits
+        // (1E-99999999999999999999, which is 0), both found by `scripts/fuzz.sh decoder`.
+        // The token stays unconsumed: the walk skips it. The line's padding follows it, as
+        // the DOM parser needs; a token longer than `dom_max_capacity` (64 KiB of digits) is
+        // left to the on-demand parser.
+        std::string_view token = value.raw_json_token();
+        if (decoder.dom_ready
+            && decoder.dom.parse(reinterpret_cast<const uint8_t *>(token.data()), token.size(), false)
+                       .get_double()
+                       .get(out.number) == SUCCESS) {
+            out.kind = CSJ_DOUBLE;
+            return SUCCESS;
+        }
         error = value.get_double().get(out.number);
         if (error != SUCCESS) { return error; }
         out.kind = CSJ_DOUBLE;
         return SUCCESS;
+    }
     }
     // Integers beyond 64 bits are still valid JSON numbers.
     bool integer = false;
@@ -143,7 +158,7 @@ error_code read_number(ondemand::value &value, csj_value &out) noexcept {
 }
 
 /// Reads a scalar into `out`; objects and arrays are validated and reported by kind.
-error_code read_value(ondemand::value value, csj_value &out) noexcept {
+error_code read_value(csj_decoder &decoder, ondemand::value value, csj_value &out) noexcept {
     out = csj_value{};
     ondemand::json_type type;
     error_code error = value.type().get(type);
@@ -151,10 +166,10 @@ error_code read_value(ondemand::value value, csj_value &out) noexcept {
     switch (type) {
     case ondemand::json_type::object:
         out.kind = CSJ_OBJECT;
-        return skip_value(value);
+        return skip_value(decoder, value);
     case ondemand::json_type::array:
         out.kind = CSJ_ARRAY;
-        return skip_value(value);
+        return skip_value(decoder, value);
     case ondemand::json_type::string: {
         std::string_view string;
         error = value.get_string().get(string);
@@ -165,7 +180,7 @@ error_code read_value(ondemand::value value, csj_value &out) noexcept {
         return SUCCESS;
     }
     case ondemand::json_type::number:
-        return read_number(value, out);
+        return read_number(decoder, value, out);
     case ondemand::json_type::boolean:
         error = value.get_bool().get(out.boolean);
         if (error != SUCCESS) { return error; }
@@ -184,7 +199,7 @@ error_code read_value(ondemand::value value, csj_value &out) noexcept {
 }
 
 /// Visits a value and everything in it, only to make sure it is well-formed.
-error_code skip_value(ondemand::value value, int depth) {
+error_code skip_value(csj_decoder &decoder, ondemand::value value, int depth) {
     if (depth > max_depth) { return simdjson::DEPTH_ERROR; }
     ondemand::json_type type;
     error_code error = value.type().get(type);
@@ -200,7 +215,7 @@ error_code skip_value(ondemand::value value, int depth) {
             std::string_view key;
             error = field.unescaped_key().get(key);
             if (error != SUCCESS) { return error; }
-            error = skip_value(field.value(), depth + 1);
+            error = skip_value(decoder, field.value(), depth + 1);
             if (error != SUCCESS) { return error; }
         }
         return SUCCESS;
@@ -213,18 +228,18 @@ error_code skip_value(ondemand::value value, int depth) {
             ondemand::value element;
             error = std::move(result).get(element);
             if (error != SUCCESS) { return error; }
-            error = skip_value(element, depth + 1);
+            error = skip_value(decoder, element, depth + 1);
             if (error != SUCCESS) { return error; }
         }
         return SUCCESS;
     }
     csj_value ignored;
-    return read_value(value, ignored);
+    return read_value(decoder, value, ignored);
 }
 
 /// Reads an object field: its entries into `entries` when it is an object, its kind
 /// otherwise. A later occurrence of the field replaces an earlier one.
-error_code read_object(std::vector<csj_attr> &entries, ondemand::value value, csj_object &out) {
+error_code read_object(csj_decoder &decoder, std::vector<csj_attr> &entries, ondemand::value value, csj_object &out) {
     entries.clear();
     out = csj_object{};
     ondemand::json_type type;
@@ -232,7 +247,7 @@ error_code read_object(std::vector<csj_attr> &entries, ondemand::value value, cs
     if (error != SUCCESS) { return error; }
     if (type != ondemand::json_type::object) {
         csj_value scalar;
-        error = read_value(value, scalar);
+        error = read_value(decoder, value, scalar);
         out.kind = scalar.kind;
         return error;
     }
@@ -250,7 +265,7 @@ error_code read_object(std::vector<csj_attr> &entries, ondemand::value value, cs
         csj_attr attr{};
         attr.key = key.data();
         attr.key_length = key.size();
-        error = read_value(field.value(), attr.value);
+        error = read_value(decoder, field.value(), attr.value);
         if (error != SUCCESS) { return error; }
         entries.push_back(attr);
     }
@@ -269,7 +284,7 @@ bool is_lone_null(const uint8_t *bytes, size_t length) noexcept {
 
 /// Visits a root value that is not an object, to tell "not JSON" from "not an object".
 /// `bytes` and `length` are the whole document.
-error_code validate_root_scalar(ondemand::document &document, ondemand::json_type type, const uint8_t *bytes,
+error_code validate_root_scalar(csj_decoder &decoder, ondemand::document &document, ondemand::json_type type, const uint8_t *bytes,
                                 size_t length) {
     switch (type) {
     case ondemand::json_type::array: {
@@ -280,7 +295,7 @@ error_code validate_root_scalar(ondemand::document &document, ondemand::json_typ
             ondemand::value element;
             error = std::move(result).get(element);
             if (error != SUCCESS) { return error; }
-            error = skip_value(element);
+            error = skip_value(decoder, element);
             if (error != SUCCESS) { return error; }
         }
         return SUCCESS;
@@ -440,7 +455,7 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
     error = document.type().get(type);
     if (error != SUCCESS) { return fail(error, message); }
     if (type != ondemand::json_type::object) {
-        error = validate_root_scalar(document, type, bytes, length);
+        error = validate_root_scalar(decoder, document, type, bytes, length);
         if (error != SUCCESS) { return fail(error, message); }
         if (type == ondemand::json_type::array && has_trailing_content(document)) {
             return fail(simdjson::TRAILING_CONTENT, message);
@@ -459,24 +474,24 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
         error = field.unescaped_key().get(key);
         if (error != SUCCESS) { return fail(error, message); }
         switch (classify(key)) {
-        case field_name::ts: error = read_value(field.value(), record.ts); break;
-        case field_name::type: error = read_value(field.value(), record.type); break;
-        case field_name::instrument: error = read_value(field.value(), record.instrument); break;
-        case field_name::tracker: error = read_value(field.value(), record.tracker); break;
-        case field_name::action: error = read_value(field.value(), record.action); break;
-        case field_name::app: error = read_value(field.value(), record.app); break;
-        case field_name::name: error = read_value(field.value(), record.name); break;
-        case field_name::trigger: error = read_value(field.value(), record.trigger); break;
-        case field_name::event: error = read_value(field.value(), record.event); break;
-        case field_name::player: error = read_value(field.value(), record.player); break;
-        case field_name::progress: error = read_value(field.value(), record.progress); break;
-        case field_name::error: error = read_value(field.value(), record.error); break;
-        case field_name::attrs: error = read_object(decoder.attrs, field.value(), record.attrs); break;
+        case field_name::ts: error = read_value(decoder, field.value(), record.ts); break;
+        case field_name::type: error = read_value(decoder, field.value(), record.type); break;
+        case field_name::instrument: error = read_value(decoder, field.value(), record.instrument); break;
+        case field_name::tracker: error = read_value(decoder, field.value(), record.tracker); break;
+        case field_name::action: error = read_value(decoder, field.value(), record.action); break;
+        case field_name::app: error = read_value(decoder, field.value(), record.app); break;
+        case field_name::name: error = read_value(decoder, field.value(), record.name); break;
+        case field_name::trigger: error = read_value(decoder, field.value(), record.trigger); break;
+        case field_name::event: error = read_value(decoder, field.value(), record.event); break;
+        case field_name::player: error = read_value(decoder, field.value(), record.player); break;
+        case field_name::progress: error = read_value(decoder, field.value(), record.progress); break;
+        case field_name::error: error = read_value(decoder, field.value(), record.error); break;
+        case field_name::attrs: error = read_object(decoder, decoder.attrs, field.value(), record.attrs); break;
         case field_name::action_attrs:
-            error = read_object(decoder.action_attrs, field.value(), record.action_attrs);
+            error = read_object(decoder, decoder.action_attrs, field.value(), record.action_attrs);
             break;
-        case field_name::meta: error = read_object(decoder.meta, field.value(), record.meta); break;
-        case field_name::other: error = skip_value(field.value()); break;
+        case field_name::meta: error = read_object(decoder, decoder.meta, field.value(), record.meta); break;
+        case field_name::other: error = skip_value(decoder, field.value()); break;
         }
         if (error != SUCCESS) { return fail(error, message); }
     }

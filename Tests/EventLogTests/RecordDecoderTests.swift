@@ -219,6 +219,33 @@ import Testing
             ])
     }
 
+    /// Found by `scripts/fuzz.sh decoder`: simdjson 3.0.1's on-demand parser read the first
+    /// number as 2.05e-55 (`get_double()`) and the second as 0 (`get_number()`); its DOM
+    /// parser reads both right.
+    @Test func fractionsOfManyDigitsAreParsedRight() {
+        let attributes = attributes(
+            #"{"x":0.0777777777777777777777777777777777777777777777777777777777770000100012769,"y":1.9223372036854775807}"#
+        )
+        #expect(attributes == ["x": .double(0.07777777777777778), "y": .double(1.9223372036854776)])
+        // The same line left to the on-demand walk by an integer beyond 64 bits.
+        let walked = self.attributes(
+            #"{"x":0.0777777777777777777777777777777777777777777777777777777777770000100012769,"y":1.9223372036854775807,"z":0.123456789012345678901,"huge":123456789012345678901234567890}"#
+        )
+        #expect(walked?["x"] == .double(0.07777777777777778))
+        #expect(walked?["y"] == .double(1.9223372036854776))
+        #expect(walked?["z"] == .double(0.12345678901234568))
+        // Exponents beyond 64 bits are valid JSON: 0 or, above 1, too large.
+        for huge in ["", #","huge":123456789012345678901234567890"#] {
+            let tiny = self.attributes(#"{"tiny":66666666665E-3349223372036854775808\#(huge)}"#)
+            #expect(tiny?["tiny"] == .double(0), "\(huge)")
+            #expect(
+                reason(
+                    #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"x":1E3349223372036854775808\#(huge)}}"#
+                )?
+                .hasPrefix("not valid JSON: ") == true)
+        }
+    }
+
     @Test func nullAttributesAreAbsent() {
         #expect(attributes(#"{"a":null,"b":1}"#) == ["b": .int(1)])
         #expect(attributes(#"{"a":1,"a":null}"#) == [:])
@@ -373,6 +400,7 @@ import Testing
     @Test(arguments: [
         #"{"ts":1,"instrument":"i","tracker":0,"action":"Start","attrs":{"s":"t\u00e9","i":-7,"d":1.5,"b":true}}"#,
         #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"long":1.9223372036854775807,"e":-2.5e-3}}"#,
+        #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"x":0.0777777777777777777777777777777777777777777777777777777777770000100012769}}"#,
         #"{"type":"vp","ts":"2025-11-20T07:55:02.125Z","app":"a","name":"n","attrs":{"x":1,"x":2},"action":"pause","trigger":"automatically","actionAttrs":{"position":12.5}}"#,
         #"{"type":"marconi","ts":5,"player":"p","event":"newMeta","meta":{"title":"T","kind":"live"}}"#,
         #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{"big":9223372036854775808,"n":null}}"#,
