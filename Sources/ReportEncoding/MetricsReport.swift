@@ -101,10 +101,10 @@ public struct MetricsReport {
         buffer.reserveCapacity(points.count * 64)
         var position = 0
         while position < order.count {
-            let first = points[order[position]]
+            // Fields read in place: copying a point retains its origin and metric name.
             let line = lineOfPoint[order[position]]
-            let second = first.metric.timestamp.epochSeconds
-            var sum = first.metric.value
+            let second = points[order[position]].metric.timestamp.epochSeconds
+            var sum = points[order[position]].metric.value
             position += 1
             while position < order.count, lineOfPoint[order[position]] == line,
                 points[order[position]].metric.timestamp.epochSeconds == second
@@ -240,7 +240,7 @@ private struct GraphitePaths {
     var count: Int { lines.count }
 
     /// The number of the point's path, new or seen before.
-    mutating func line(of point: MetricPoint) -> Int {
+    mutating func line(of point: borrowing MetricPoint) -> Int {
         let source: Int
         if let last,
             last.origin === point.origin
