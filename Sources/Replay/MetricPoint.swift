@@ -13,7 +13,8 @@ public enum MetricSystem: String, Hashable, Comparable, Sendable, CaseIterable {
     case vp
     case marconi
 
-    private var ordinal: Int {
+    /// The system's place among the cases.
+    var ordinal: Int {
         switch self {
         case .openavt: 0
         case .vp: 1
