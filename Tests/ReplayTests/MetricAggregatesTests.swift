@@ -44,6 +44,27 @@ struct MetricAggregatesTests {
         #expect(aggregates.rows.map(\.key.system) == [.openavt, .vp, .marconi])
     }
 
+    @Test func rowKeysAreKeptApartAndEqualOnesFound() {
+        typealias Key = MetricAggregates.Key
+        let keys = [
+            Key(bucket: 0, group: ["a", "bc"], system: .openavt, name: "PlayTime"),
+            Key(bucket: 0, group: ["ab", "c"], system: .openavt, name: "PlayTime"),
+            Key(bucket: 0, group: ["abc"], system: .openavt, name: "PlayTime"),
+            Key(bucket: 60_000, group: ["a", "bc"], system: .openavt, name: "PlayTime"),
+            Key(bucket: 0, group: ["a", "bc"], system: .vp, name: "PlayTime"),
+            Key(bucket: 0, group: ["a", "bc"], system: .openavt, name: "PlayTimé"),
+            Key(bucket: 0, group: [], system: .openavt, name: "PlayTime"),
+        ]
+        var table: [Key: Int] = [:]
+        for (index, key) in keys.enumerated() { table[key] = index }
+        #expect(table.count == keys.count)
+        for (index, key) in keys.enumerated() {
+            let copy = { (text: String) in String(decoding: Array(text.utf8), as: UTF8.self) }
+            let again = Key(bucket: key.bucket, group: key.group.map(copy), system: key.system, name: copy(key.name))
+            #expect(table[again] == index)
+        }
+    }
+
     @Test func rowsAreOrderedByBucketThenSystemThenName() {
         var aggregates = MetricAggregates(bucket: 60_000)
         aggregates.add(report(.marconi, [("Listened", 61_000, .int(1)), ("Buffered", 5_000, .int(1))]))
