@@ -64,7 +64,9 @@ extension Instrument {
     /// if that getter's filter lets it and it has a value.
     public func useGetter(_ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event) {
         if let value = tracker(trackerID)?.suppliedAttributes[attribute] {
-            event[attribute] = value
+            // The event already reads it when its tracker supplied it: storing it again would
+            // change nothing but cost a copy of the value in the event's own list.
+            if event[attribute] != value { event[attribute] = value }
             return
         }
         guard let getter = getters[trackerID]?[attribute] else { return }

@@ -140,6 +140,29 @@ struct InstrumentTests {
         #expect(instrument.callGetter("title", of: id) == "from a getter")
     }
 
+    @Test func useGetterPutsASuppliedValueOnEventsThatReadAnother() {
+        let instrument = Instrument(id: "i", hub: HubCore(), backend: RecordingBackend())
+        let tracker = SupplyingTracker()
+        let id = instrument.addTracker(tracker)
+        instrument.ready()
+        tracker.suppliedAttributes = SuppliedAttributes(PackedAttributes(["position": 5]))
+        // An event that reads the value already (its tracker supplied it) keeps reading it.
+        guard case .accepted(var own, _) = instrument.emit(.mediaRequest, trackerID: id, at: 1) else {
+            Issue.record("MediaRequest was not accepted")
+            return
+        }
+        instrument.useGetter("position", of: id, on: &own)
+        #expect(own["position"] == 5 && own.attributes["position"] == 5)
+        // Events that read another value, or none, get it.
+        var other = Event(action: .ping, timestamp: 1)
+        other["position"] = 3
+        instrument.useGetter("position", of: id, on: &other)
+        #expect(other["position"] == 5 && other.attributes["position"] == 5)
+        var none = Event(action: .ping, timestamp: 1)
+        instrument.useGetter("position", of: id, on: &none)
+        #expect(none["position"] == 5)
+    }
+
     @Test func actionsAreEqualByName() {
         #expect(Action(name: "Start", timeAttribute: "other") == .start)
         #expect(Action(name: "X").timeAttribute == "timeSinceX")
