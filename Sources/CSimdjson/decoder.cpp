@@ -91,6 +91,29 @@ field_name classify(std::string_view key) noexcept {
     return field_name::other;
 }
 
+/// The record's value for a scalar field; nullptr for the object fields and unknown ones.
+csj_value *scalar_slot(csj_record &record, field_name name) noexcept {
+    switch (name) {
+    case field_name::ts: return &record.ts;
+    case field_name::type: return &record.type;
+    case field_name::instrument: return &record.instrument;
+    case field_name::tracker: return &record.tracker;
+    case field_name::action: return &record.action;
+    case field_name::app: return &record.app;
+    case field_name::name: return &record.name;
+    case field_name::trigger: return &record.trigger;
+    case field_name::event: return &record.event;
+    case field_name::player: return &record.player;
+    case field_name::progress: return &record.progress;
+    case field_name::error: return &record.error;
+    case field_name::attrs:
+    case field_name::action_attrs:
+    case field_name::meta:
+    case field_name::other: return nullptr;
+    }
+    return nullptr;
+}
+
 /// The deepest nesting of arrays and objects accepted in a line; deeper lines are rejected
 /// (`DEPTH_ERROR`) instead of exhausting the stack.
 constexpr int max_depth = 256;
@@ -394,26 +417,30 @@ bool decode_dom(csj_decoder &decoder, const uint8_t *bytes, size_t length, csj_r
     simdjson::dom::object object;
     if (root.get_object().get(object) != SUCCESS) { return false; }
     for (simdjson::dom::key_value_pair field : object) {
-        switch (classify(field.key)) {
-        case field_name::ts: read_element(field.value, record.ts); break;
-        case field_name::type: read_element(field.value, record.type); break;
-        case field_name::instrument: read_element(field.value, record.instrument); break;
-        case field_name::tracker: read_element(field.value, record.tracker); break;
-        case field_name::action: read_element(field.value, record.action); break;
-        case field_name::app: read_element(field.value, record.app); break;
-        case field_name::name: read_element(field.value, record.name); break;
-        case field_name::trigger: read_element(field.value, record.trigger); break;
-        case field_name::event: read_element(field.value, record.event); break;
-        case field_name::player: read_element(field.value, record.player); break;
-        case field_name::progress: read_element(field.value, record.progress); break;
-        case field_name::error: read_element(field.value, record.error); break;
+        field_name name = classify(field.key);
+        if (csj_value *slot = scalar_slot(record, name)) {
+            read_element(field.value, *slot);
+            continue;
+        }
+        switch (name) {
         case field_name::attrs: read_dom_object(decoder.attrs, field.value, record.attrs); break;
         case field_name::action_attrs: read_dom_object(decoder.action_attrs, field.value, record.action_attrs); break;
         case field_name::meta: read_dom_object(decoder.meta, field.value, record.meta); break;
-        case field_name::other: break;
+        default: break;
         }
     }
     return true;
+}
+
+/// Points the record's object fields at the entries read into the decoder.
+csj_status finish(csj_decoder &decoder, csj_record &record) noexcept {
+    record.attrs.entries = decoder.attrs.data();
+    record.attrs.count = decoder.attrs.size();
+    record.action_attrs.entries = decoder.action_attrs.data();
+    record.action_attrs.count = decoder.action_attrs.size();
+    record.meta.entries = decoder.meta.data();
+    record.meta.count = decoder.meta.size();
+    return CSJ_OK;
 }
 
 csj_status fail(error_code error, const char **message) noexcept {
@@ -434,15 +461,7 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
         bytes = decoder.scratch.data();
         capacity = decoder.scratch.size();
     }
-    if (decode_dom(decoder, bytes, length, record)) {
-        record.attrs.entries = decoder.attrs.data();
-        record.attrs.count = decoder.attrs.size();
-        record.action_attrs.entries = decoder.action_attrs.data();
-        record.action_attrs.count = decoder.action_attrs.size();
-        record.meta.entries = decoder.meta.data();
-        record.meta.count = decoder.meta.size();
-        return CSJ_OK;
-    }
+    if (decode_dom(decoder, bytes, length, record)) { return finish(decoder, record); }
     record = csj_record{};
     decoder.attrs.clear();
     decoder.action_attrs.clear();
@@ -473,36 +492,23 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
         std::string_view key;
         error = field.unescaped_key().get(key);
         if (error != SUCCESS) { return fail(error, message); }
-        switch (classify(key)) {
-        case field_name::ts: error = read_value(decoder, field.value(), record.ts); break;
-        case field_name::type: error = read_value(decoder, field.value(), record.type); break;
-        case field_name::instrument: error = read_value(decoder, field.value(), record.instrument); break;
-        case field_name::tracker: error = read_value(decoder, field.value(), record.tracker); break;
-        case field_name::action: error = read_value(decoder, field.value(), record.action); break;
-        case field_name::app: error = read_value(decoder, field.value(), record.app); break;
-        case field_name::name: error = read_value(decoder, field.value(), record.name); break;
-        case field_name::trigger: error = read_value(decoder, field.value(), record.trigger); break;
-        case field_name::event: error = read_value(decoder, field.value(), record.event); break;
-        case field_name::player: error = read_value(decoder, field.value(), record.player); break;
-        case field_name::progress: error = read_value(decoder, field.value(), record.progress); break;
-        case field_name::error: error = read_value(decoder, field.value(), record.error); break;
-        case field_name::attrs: error = read_object(decoder, decoder.attrs, field.value(), record.attrs); break;
-        case field_name::action_attrs:
-            error = read_object(decoder, decoder.action_attrs, field.value(), record.action_attrs);
-            break;
-        case field_name::meta: error = read_object(decoder, decoder.meta, field.value(), record.meta); break;
-        case field_name::other: error = skip_value(decoder, field.value()); break;
+        field_name name = classify(key);
+        if (csj_value *slot = scalar_slot(record, name)) {
+            error = read_value(decoder, field.value(), *slot);
+        } else {
+            switch (name) {
+            case field_name::attrs: error = read_object(decoder, decoder.attrs, field.value(), record.attrs); break;
+            case field_name::action_attrs:
+                error = read_object(decoder, decoder.action_attrs, field.value(), record.action_attrs);
+                break;
+            case field_name::meta: error = read_object(decoder, decoder.meta, field.value(), record.meta); break;
+            default: error = skip_value(decoder, field.value()); break;
+            }
         }
         if (error != SUCCESS) { return fail(error, message); }
     }
     if (has_trailing_content(document)) { return fail(simdjson::TRAILING_CONTENT, message); }
-    record.attrs.entries = decoder.attrs.data();
-    record.attrs.count = decoder.attrs.size();
-    record.action_attrs.entries = decoder.action_attrs.data();
-    record.action_attrs.count = decoder.action_attrs.size();
-    record.meta.entries = decoder.meta.data();
-    record.meta.count = decoder.meta.size();
-    return CSJ_OK;
+    return finish(decoder, record);
 }
 
 } // namespace
