@@ -41,12 +41,9 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     }
 
     /// Dictionaries ask for this rather than running a `Hasher`: the digest, mixed with the
-    /// dictionary's seed (measured: the `Hasher` alone was 15% of a replay's instructions).
+    /// dictionary's seed.
     public func _rawHashValue(seed: Int) -> Int {
-        var mixed = digest ^ UInt64(UInt(bitPattern: seed))
-        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
-        return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+        seededHash(digest, seed: seed)
     }
 
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
@@ -54,13 +51,28 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     }
 }
 
-/// FNV-1a over a name's UTF-8 bytes: the digest keys and actions compare first.
-func fnv1a(_ name: String) -> UInt64 {
-    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in name.utf8 {
-        digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3
+/// FNV-1a over a text's UTF-8 bytes, from `start` (FNV's offset basis, or the digest of what
+/// came before): the digest keys and actions compare first, and the hash of keys that
+/// dictionaries look up for every record (``seededHash(_:seed:)``).
+public func fnv1a(_ text: String, continuing start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+    var digest = start
+    let hashed = text.utf8.withContiguousStorageIfAvailable { bytes in
+        for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    }
+    if hashed == nil {
+        for byte in text.utf8 { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
     }
     return digest
+}
+
+/// A digest mixed with a dictionary's seed, for `_rawHashValue(seed:)`: dictionaries ask for
+/// it rather than running a `Hasher` (measured: the `Hasher` alone was 15% of a replay's
+/// instructions when attribute keys used it).
+public func seededHash(_ digest: UInt64, seed: Int) -> Int {
+    var mixed = digest ^ UInt64(UInt(bitPattern: seed))
+    mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
+    mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+    return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
 }
 
 extension AttributeKey: ExpressibleByStringLiteral {

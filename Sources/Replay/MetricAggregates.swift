@@ -45,24 +45,9 @@ public struct MetricAggregates: Sendable {
         /// and the group values' bytes, the system and the bucket, mixed with the seed. Every
         /// metric point looks its row up.
         public func _rawHashValue(seed: Int) -> Int {
-            var digest = Self.fnv1a(name, 0xcbf2_9ce4_8422_2325 ^ UInt64(system.ordinal))
-            for value in group { digest = Self.fnv1a(value, (digest ^ 0xff) &* 0x100_0000_01b3) }
-            var mixed = digest ^ UInt64(bitPattern: bucket.milliseconds) &* 0x9e37_79b9_7f4a_7c15
-            mixed ^= UInt64(UInt(bitPattern: seed))
-            mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
-            return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
-        }
-
-        private static func fnv1a(_ text: String, _ start: UInt64) -> UInt64 {
-            var digest = start
-            let hashed = text.utf8.withContiguousStorageIfAvailable { bytes in
-                for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            }
-            if hashed == nil {
-                for byte in text.utf8 { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
-            }
-            return digest
+            var digest = fnv1a(name, continuing: 0xcbf2_9ce4_8422_2325 ^ UInt64(system.ordinal))
+            for value in group { digest = fnv1a(value, continuing: (digest ^ 0xff) &* 0x100_0000_01b3) }
+            return seededHash(digest ^ UInt64(bitPattern: bucket.milliseconds) &* 0x9e37_79b9_7f4a_7c15, seed: seed)
         }
 
         public static func < (lhs: Key, rhs: Key) -> Bool {

@@ -31,17 +31,7 @@ public struct SessionKey: Hashable, Comparable, Sendable {
     /// Dictionaries ask for this rather than running a `Hasher`: FNV-1a over the id's bytes
     /// and the system, mixed with the dictionary's seed. Every record looks its session up.
     public func _rawHashValue(seed: Int) -> Int {
-        var digest: UInt64 = 0xcbf2_9ce4_8422_2325 ^ UInt64(system.ordinal)
-        let hashed = id.utf8.withContiguousStorageIfAvailable { bytes in
-            for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        if hashed == nil {
-            for byte in id.utf8 { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        var mixed = digest ^ UInt64(UInt(bitPattern: seed))
-        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
-        return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
+        seededHash(fnv1a(id, continuing: 0xcbf2_9ce4_8422_2325 ^ UInt64(system.ordinal)), seed: seed)
     }
 
     public static func < (lhs: SessionKey, rhs: SessionKey) -> Bool {
