@@ -115,7 +115,7 @@ public struct GraphiteEncoder: Sendable {
         -> Bool
     {
         let start = buffer.count
-        buffer.append(contentsOf: path.bytes)
+        buffer.appendBytes(of: path.bytes)
         buffer.append(UInt8(ascii: " "))
         DecimalFormatting.appendInt64(value, into: &buffer)
         return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
@@ -132,7 +132,7 @@ public struct GraphiteEncoder: Sendable {
             return false
         }
         let start = buffer.count
-        buffer.append(contentsOf: path.bytes)
+        buffer.appendBytes(of: path.bytes)
         buffer.append(UInt8(ascii: " "))
         DecimalFormatting.appendShortest(value, into: &buffer)
         return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)

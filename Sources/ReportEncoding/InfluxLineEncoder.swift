@@ -111,7 +111,7 @@ public struct InfluxLineEncoder: Sendable {
         into buffer: inout [UInt8]
     ) -> Bool {
         let start = buffer.count
-        buffer.append(contentsOf: series.bytes)
+        buffer.appendBytes(of: series.bytes)
         let wroteField = appendFields(fields, after: UInt8(ascii: " "), into: &buffer)
         return finishPoint(
             startingAt: start, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &buffer)
@@ -130,7 +130,7 @@ public struct InfluxLineEncoder: Sendable {
         into buffer: inout [UInt8]
     ) -> Bool {
         let start = buffer.count
-        buffer.append(contentsOf: series.bytes)
+        buffer.appendBytes(of: series.bytes)
         let wroteField = appendField(key, value, after: UInt8(ascii: " "), into: &buffer)
         return finishPoint(
             startingAt: start, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &buffer)
@@ -147,7 +147,7 @@ public struct InfluxLineEncoder: Sendable {
         truncatedStrings += sharedFields.truncatedStrings
         if !sharedFields.bytes.isEmpty {
             buffer.append(wroteField ? UInt8(ascii: ",") : UInt8(ascii: " "))
-            buffer.append(contentsOf: sharedFields.bytes)
+            buffer.appendBytes(of: sharedFields.bytes)
             wroteField = true
         }
         guard wroteField else {

@@ -35,46 +35,44 @@ public struct MetricsReport {
         var encoder = InfluxLineEncoder()
         var buffer: [UInt8] = []
         buffer.reserveCapacity(points.count * 128)
-        var previous: (timestamp: Timestamp, origin: MetricOrigin)?
         var indexInMillisecond: Int64 = 0
-        var series: (origin: MetricOrigin, encoded: InfluxSeries?)?
-        var shared: (origin: MetricOrigin, encoded: InfluxFields)?
-        for point in points {
-            let origin = point.origin
-            if let previous, previous.timestamp == point.metric.timestamp,
-                previous.origin === origin
-                    || (previous.origin.system == origin.system && previous.origin.source == origin.source)
+        // The encoded series and shared fields of the origin of the point at `*Owner`: the
+        // points are read in place and compared by index, so that writing one costs no
+        // reference counting (measured: a copy of each point, its origin and its encoded
+        // parts was 7% of a replay's reference counting).
+        var series = InfluxSeries?.none
+        var seriesOwner = -1
+        var shared = InfluxFields()
+        var sharedOwner = -1
+        for index in points.indices {
+            let timestamp = points[index].metric.timestamp
+            if index > 0, points[index - 1].metric.timestamp == timestamp,
+                MetricOrigin.sameSource(points[index - 1].origin, points[index].origin)
             {
                 indexInMillisecond += 1
             } else {
                 indexInMillisecond = 0
             }
-            previous = (point.metric.timestamp, origin)
-            if series?.origin !== origin {
-                if let known = series, known.origin.system == origin.system, known.origin.tags == origin.tags {
-                    series = (origin, known.encoded)
-                } else {
-                    let system = origin.system.rawValue
-                    series = (
-                        origin,
-                        encoder.series(
-                            measurement: prefix.isEmpty ? system : prefix + "_" + system,
-                            tags: origin.tags.map { ($0.key, $0.value) })
-                    )
+            if seriesOwner < 0 || points[seriesOwner].origin !== points[index].origin {
+                if seriesOwner < 0 || !MetricOrigin.sameSeries(points[seriesOwner].origin, points[index].origin) {
+                    let system = points[index].origin.system.rawValue
+                    series = encoder.series(
+                        measurement: prefix.isEmpty ? system : prefix + "_" + system,
+                        tags: points[index].origin.tags.map { ($0.key, $0.value) })
                 }
+                seriesOwner = index
             }
-            guard let encoded = series?.encoded else { continue }
-            if shared?.origin !== origin {
-                if let known = shared, known.origin.stringFields == origin.stringFields {
-                    shared = (origin, known.encoded)
-                } else {
-                    shared = (origin, encoder.fields(origin.stringFields.map { ($0.key, .string($0.value)) }))
+            guard let encodedSeries = series else { continue }
+            if sharedOwner < 0 || points[sharedOwner].origin !== points[index].origin {
+                if sharedOwner < 0 || points[sharedOwner].origin.stringFields != points[index].origin.stringFields {
+                    shared = encoder.fields(points[index].origin.stringFields.map { ($0.key, .string($0.value)) })
                 }
+                sharedOwner = index
             }
             encoder.appendPoint(
-                series: encoded, field: point.metric.name, Self.fieldValue(point.metric.value),
-                sharedFields: shared?.encoded ?? InfluxFields(),
-                timestamp: point.metric.timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond, into: &buffer)
+                series: encodedSeries, field: points[index].metric.name, Self.fieldValue(points[index].metric.value),
+                sharedFields: shared, timestamp: timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond,
+                into: &buffer)
         }
         return buffer
     }
