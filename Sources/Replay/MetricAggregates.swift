@@ -115,12 +115,14 @@ public struct MetricAggregates: Sendable {
     /// Adds a closed session's metrics.
     public mutating func add(_ report: SessionReport) {
         let groups = groupBy.keys.isEmpty ? nil : groupBy.values(ofPointsIn: report)
-        for (index, point) in report.points.enumerated() {
+        // Points read in place: a copy of each retains its origin.
+        let points = report.points
+        for index in points.indices {
             let key = Key(
-                bucket: point.metric.timestamp.bucketStart(length: bucket), group: groups?[index] ?? [],
-                system: point.system, name: point.metric.name)
+                bucket: points[index].metric.timestamp.bucketStart(length: bucket), group: groups?[index] ?? [],
+                system: points[index].system, name: points[index].metric.name)
             let value: Double
-            switch point.metric.value {
+            switch points[index].metric.value {
             case .int(let number): value = Double(number)
             case .double(let number): value = number
             }
