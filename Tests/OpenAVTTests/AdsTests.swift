@@ -15,6 +15,25 @@ struct AdsTests {
         #expect(harness.instrument.tracker(harness.ads)?.trackerID == 1)
     }
 
+    /// The hub walks the trackers by index, reading their count each time: a getter that
+    /// removes a tracker during the walk ends it early instead of reading past the end.
+    @Test func aGetterRemovingATrackerDuringTheWalkStopsIt() {
+        let harness = makeHarness()
+        let instrument = harness.instrument
+        instrument.registerGetter(.isAdsTracker, for: harness.content) {
+            instrument.removeTracker(harness.ads)
+            return .bool(false)
+        }
+        instrument.registerGetter(.position, for: harness.content) { 1_500 }
+        let outcome = harness.emit(.mediaRequest)
+        guard case .accepted(let event, _) = outcome else {
+            Issue.record("the event was not accepted: \(outcome)")
+            return
+        }
+        #expect(event[.position] == 1_500)
+        #expect(instrument.trackerIDs == [harness.content])
+    }
+
     /// Emits an ad action and checks both trackers' states after it.
     private func emitAd(
         _ action: Action, _ harness: InstrumentHarness, content: inout TrackerState, ads: inout TrackerState,
