@@ -26,10 +26,11 @@ enum AppInput {
 struct AppReplay {
     private var manager: SessionManager
     private var sessions = VPSessionRecorder()
-    private var openedAt: [String: Timestamp] = [:]
-    /// The metric origin of each session, by session id, with the app and name it was made for
-    /// (a middleware may rename an event).
-    private var origins: [String: (app: String, name: String, origin: MetricOrigin)] = [:]
+    /// The metric origin of each session, by its row in `sessions`, with the app and name it
+    /// was made for (a middleware may rename an event); by id for an id no row has (one a
+    /// middleware made up).
+    private var origins: [(app: String, name: String, origin: MetricOrigin)?] = []
+    private var originsOfOtherIDs: [String: (app: String, name: String, origin: MetricOrigin)] = [:]
     private let options: ReplayOptions
     private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
@@ -53,9 +54,6 @@ struct AppReplay {
             case .error:
                 if options.includeTrace { trace.append(.vp(output)) }
             case .event(let event):
-                if event.status == .opened && openedAt[event.sessionID] == nil {
-                    openedAt[event.sessionID] = event.timestamp
-                }
                 guard let shared = options.middlewares.all.apply(to: event) else { continue }
                 if options.includeTrace, let traced = options.middlewares.trace.apply(to: shared) {
                     trace.append(.vp(.event(traced)))
@@ -68,11 +66,19 @@ struct AppReplay {
     }
 
     private mutating func addMetrics(for event: ValuePropositionEvent, original: ValuePropositionEvent) {
-        var metrics = [Metric(name: Self.counterName(original.status), kind: .counter, value: .int(1))]
-        if original.status.isFinal, let opened = openedAt[original.sessionID] {
-            metrics.append(
-                Metric(
-                    name: "SessionDuration", kind: .gauge, value: .int(original.timestamp.milliseconds(since: opened))))
+        let row = sessions.row(of: event.sessionID)
+        let origin = origin(of: event, row: row)
+        var point = MetricPoint(
+            Metric(name: Self.counterName(original.status), kind: .counter, value: .int(1), timestamp: event.timestamp),
+            from: origin, rowIndex: row)
+        points.append(point)
+        // A session's first event opens its row (see `VPSessionRecorder`).
+        if original.status.isFinal, let openedRow = sessions.row(of: original.sessionID) {
+            let opened = sessions.openedTimestamp(ofRow: openedRow)
+            point.metric = Metric(
+                name: "SessionDuration", kind: .gauge, value: .int(original.timestamp.milliseconds(since: opened)),
+                timestamp: event.timestamp)
+            points.append(point)
         }
         // Most events have no duration: a scan, without a filtered copy of the attributes.
         var durations: [(key: AttributeKey, value: Metric.Value)] = []
@@ -85,37 +91,39 @@ struct AppReplay {
         }
         durations.sort { $0.key < $1.key }
         for (key, value) in durations {
-            metrics.append(Metric(name: key.rawValue, kind: .gauge, value: value))
-        }
-        let origin = origin(of: event)
-        let row = sessions.row(of: event.sessionID)
-        for var metric in metrics {
-            metric.timestamp = event.timestamp
-            points.append(MetricPoint(metric, from: origin, rowIndex: row))
+            point.metric = Metric(name: key.rawValue, kind: .gauge, value: value, timestamp: event.timestamp)
+            points.append(point)
         }
     }
 
     /// One origin for all of a session's points, made with its first: the encoders escape it
     /// once, and know it again by identity.
-    private mutating func origin(of event: ValuePropositionEvent) -> MetricOrigin {
-        if let known = origins[event.sessionID], known.app == event.app, known.name == event.name {
+    private mutating func origin(of event: ValuePropositionEvent, row: Int?) -> MetricOrigin {
+        let known = row.flatMap { $0 < origins.count ? origins[$0] : nil } ?? originsOfOtherIDs[event.sessionID]
+        if let known, known.app == event.app, known.name == event.name {
             return known.origin
         }
         let origin = MetricOrigin(
             system: .vp, source: event.app, tags: [MetricTag("app", event.app), MetricTag("name", event.name)],
             path: [event.app, event.name], stringFields: [MetricTag("session_id", event.sessionID)])
-        origins[event.sessionID] = (event.app, event.name, origin)
+        if let row {
+            if row >= origins.count { origins.append(contentsOf: repeatElement(nil, count: row + 1 - origins.count)) }
+            origins[row] = (event.app, event.name, origin)
+        } else {
+            originsOfOtherIDs[event.sessionID] = (event.app, event.name, origin)
+        }
         return origin
     }
 
-    /// `Opened`, `Started`, ...: the status with a capital, made once per status.
-    private static let counterNames = Dictionary(
-        uniqueKeysWithValues: SessionStatus.allCases.map {
-            ($0, $0.rawValue.prefix(1).uppercased() + $0.rawValue.dropFirst())
-        })
-
+    /// `Opened`, `Started`, ...: the counter of a status, its name with a capital.
     private static func counterName(_ status: SessionStatus) -> String {
-        counterNames[status] ?? status.rawValue
+        switch status {
+        case .opened: "Opened"
+        case .started: "Started"
+        case .paused: "Paused"
+        case .canceled: "Canceled"
+        case .completed: "Completed"
+        }
     }
 
     /// The session rows, with open sessions counted up to the app's last record.

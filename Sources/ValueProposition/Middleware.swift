@@ -50,8 +50,13 @@ public struct Middleware: Sendable {
     /// Whether `key` is one a ``duration(from:to:)`` middleware adds (`durationOpenedCompleted`),
     /// in any case, so that capitalised keys (`Durationopenedcompleted`) count too.
     public static func isDurationKey(_ key: AttributeKey) -> Bool {
-        // Most names do not start with a D: no lowercased copy for them.
-        guard let first = key.rawValue.utf8.first, first | 0x20 == UInt8(ascii: "d") else { return false }
+        // Every event's attributes are asked about: most are ruled out by their length, without
+        // a lowercased copy. A name that matches is ASCII (the only non-ASCII character that
+        // lowercases to ASCII is the Kelvin sign, and no status has a k), so it has as many
+        // bytes as `duration` and two statuses: from 20 (`durationopenedopened`) to 26.
+        guard Self.durationKeyLengths.contains(key.rawValue.utf8.count), let first = key.rawValue.utf8.first,
+            first | 0x20 == UInt8(ascii: "d")
+        else { return false }
         let name = key.rawValue.lowercased()
         guard name.hasPrefix("duration") else { return false }
         let statuses = name.dropFirst("duration".count)
@@ -60,6 +65,13 @@ public struct Middleware: Sendable {
                 && SessionStatus(rawValue: String(statuses.dropFirst(first.rawValue.count))) != nil
         }
     }
+
+    /// The lengths of the names ``isDurationKey(_:)`` accepts.
+    private static let durationKeyLengths: ClosedRange<Int> = {
+        let lengths = SessionStatus.allCases.map(\.rawValue.utf8.count)
+        let prefix = "duration".utf8.count
+        return (prefix + 2 * (lengths.min() ?? 0))...(prefix + 2 * (lengths.max() ?? 0))
+    }()
 
     /// Skips events whose `category` attribute is `category`.
     public static func skipCategory(_ category: String) -> Middleware {

@@ -51,8 +51,7 @@ public struct Session: Hashable, Sendable {
         for (position, (status, timestamp)) in history.enumerated() {
             // A history has a few entries: counting the earlier ones of a status beats hashing.
             let count = history[..<position].count { $0.status == status }
-            let key = count == 0 ? status.attributeKey : AttributeKey(status.rawValue + "_" + String(count))
-            attributes[key] = .int(timestamp.milliseconds)
+            attributes[status.attributeKey(occurrence: count)] = .int(timestamp.milliseconds)
         }
     }
 

@@ -11,23 +11,27 @@ public enum SessionStatus: String, Hashable, Sendable, CaseIterable {
     /// Whether the session ends in this status.
     public var isFinal: Bool { self == .canceled || self == .completed }
 
-    /// The attribute of the time the session first reached this status (`opened`, ...),
-    /// made once.
-    var attributeKey: AttributeKey {
+    /// The attribute of the time the session reached this status for the `occurrence`-th time,
+    /// from 0: `started` for the first, then `started_1`, `started_2`, ... (Tentacles' names).
+    /// The first few of each status are made once (measured: making them again for every
+    /// event was 7% of a value-proposition record's instructions).
+    func attributeKey(occurrence: Int) -> AttributeKey {
+        let keys: [AttributeKey]
         switch self {
-        case .opened: Self.openedKey
-        case .started: Self.startedKey
-        case .paused: Self.pausedKey
-        case .canceled: Self.canceledKey
-        case .completed: Self.completedKey
+        case .opened: keys = Self.timestampKeys[0]
+        case .started: keys = Self.timestampKeys[1]
+        case .paused: keys = Self.timestampKeys[2]
+        case .canceled: keys = Self.timestampKeys[3]
+        case .completed: keys = Self.timestampKeys[4]
         }
+        if occurrence < keys.count { return keys[occurrence] }
+        return AttributeKey(rawValue + "_" + String(occurrence))
     }
 
-    private static let openedKey = AttributeKey(SessionStatus.opened.rawValue)
-    private static let startedKey = AttributeKey(SessionStatus.started.rawValue)
-    private static let pausedKey = AttributeKey(SessionStatus.paused.rawValue)
-    private static let canceledKey = AttributeKey(SessionStatus.canceled.rawValue)
-    private static let completedKey = AttributeKey(SessionStatus.completed.rawValue)
+    /// Per status, in declaration order, its timestamp attributes for occurrences 0 to 15.
+    private static let timestampKeys: [[AttributeKey]] = allCases.map { status in
+        [AttributeKey(status.rawValue)] + (1..<16).map { AttributeKey(status.rawValue + "_" + String($0)) }
+    }
 
     /// The status an action leads to from this one, or `nil` when the change is prohibited.
     ///

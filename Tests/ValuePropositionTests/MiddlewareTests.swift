@@ -66,6 +66,9 @@ struct DurationKeyTests {
     @Test(arguments: [
         ("durationOpenedCompleted", true), ("Durationopenedcompleted", true), ("durationStartedPaused", true),
         ("duration", false), ("durationOpened", false), ("durationOpenedLater", false), ("videoDuration", false),
+        // The shortest and the longest names, one byte more, all capitals, and non-ASCII.
+        ("durationOpenedOpened", true), ("durationCompletedCompleted", true), ("durationCompletedCompleteds", false),
+        ("DURATIONSTARTEDPAUSED", true), ("dürationStartedPaused", false),
     ])
     func durationKeysAreTheOnesTheMiddlewareAdds(key: String, expected: Bool) {
         #expect(Middleware.isDurationKey(AttributeKey(key)) == expected)
