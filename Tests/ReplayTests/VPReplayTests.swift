@@ -115,4 +115,23 @@ struct VPReplayTests {
             })
         #expect(result.points.first?.stringFields == [MetricTag("session_id", "a1:1000:v1")])
     }
+
+    @Test func aMetricsMiddlewareThatRenamesTheSessionKeepsItsDurationAndLosesItsRow() {
+        let records = inFile(0, [vp(1_000, .open), vp(2_000, .start), vp(5_000, .complete)])
+        let renamed = Middleware { event in
+            var changed = event
+            changed.sessionID = "elsewhere"
+            return changed
+        }
+        let result = run(records, middlewares: MiddlewareChains(metrics: [renamed]))
+        #expect(
+            result.points.map { "\($0.metric.name)=\($0.metric.value)" } == [
+                "Opened=int(1)", "Started=int(1)", "Completed=int(1)", "SessionDuration=int(4000)",
+            ])
+        #expect(result.points.allSatisfy { $0.rowIndex == nil })
+        #expect(result.points.allSatisfy { $0.stringFields == [MetricTag("session_id", "elsewhere")] })
+        // One origin for the renamed session's points, as for any session's.
+        #expect(result.points.allSatisfy { $0.origin === result.points[0].origin })
+        #expect(result.vpSessions.map(\.sessionID) == ["a1:1000:v1"])
+    }
 }
