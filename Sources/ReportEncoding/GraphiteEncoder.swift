@@ -1,3 +1,5 @@
+import OpenAVT
+
 /// Writes Graphite plaintext lines: `path value epoch_seconds\n`.
 ///
 /// The caller gives a path as its nodes, never as a dotted string; the encoder joins
@@ -114,11 +116,10 @@ public struct GraphiteEncoder: Sendable {
     public mutating func appendLine(path: GraphitePath, value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
         -> Bool
     {
-        let start = buffer.count
-        buffer.appendBytes(of: path.bytes)
-        buffer.append(UInt8(ascii: " "))
-        DecimalFormatting.appendInt64(value, into: &buffer)
-        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
+        var writer = ByteWriter(capacity: path.bytes.count + 64)
+        let written = appendLine(path: path, value: .int(value), epochSeconds: epochSeconds, into: &writer)
+        writer.withBytes(from: 0) { buffer.append(contentsOf: $0) }
+        return written
     }
 
     /// Appends `path value epoch_seconds\n` for a double value and a path made by
@@ -127,23 +128,40 @@ public struct GraphiteEncoder: Sendable {
     public mutating func appendLine(path: GraphitePath, value: Double, epochSeconds: Int64, into buffer: inout [UInt8])
         -> Bool
     {
-        guard value.isFinite else {
-            skippedNonFinite += 1
-            return false
-        }
-        let start = buffer.count
-        buffer.appendBytes(of: path.bytes)
-        buffer.append(UInt8(ascii: " "))
-        DecimalFormatting.appendShortest(value, into: &buffer)
-        return finishLine(start: start, epochSeconds: epochSeconds, into: &buffer)
+        var writer = ByteWriter(capacity: path.bytes.count + 64)
+        let written = appendLine(path: path, value: .double(value), epochSeconds: epochSeconds, into: &writer)
+        writer.withBytes(from: 0) { buffer.append(contentsOf: $0) }
+        return written
     }
 
-    private mutating func finishLine(start: Int, epochSeconds: Int64, into buffer: inout [UInt8]) -> Bool {
-        buffer.append(UInt8(ascii: " "))
-        DecimalFormatting.appendInt64(epochSeconds, into: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
-        if buffer.count - start > Self.maxLineBytes {
-            buffer.removeSubrange(start...)
+    /// Appends `path value epoch_seconds\n` for a path made by ``encodedPath(_:)``, into a
+    /// writer, for the encoders of many lines; NaN and infinities are not written.
+    @discardableResult
+    mutating func appendLine(
+        path: GraphitePath, value: Metric.Value, epochSeconds: Int64, into writer: inout ByteWriter
+    )
+        -> Bool
+    {
+        let start = writer.count
+        switch value {
+        case .int(let number):
+            writer.append(path.bytes)
+            writer.append(UInt8(ascii: " "))
+            writer.appendDecimal(number)
+        case .double(let number):
+            guard number.isFinite else {
+                skippedNonFinite += 1
+                return false
+            }
+            writer.append(path.bytes)
+            writer.append(UInt8(ascii: " "))
+            writer.append(utf8: number.description)
+        }
+        writer.append(UInt8(ascii: " "))
+        writer.appendDecimal(epochSeconds)
+        writer.append(UInt8(ascii: "\n"))
+        if writer.count - start > Self.maxLineBytes {
+            writer.truncate(to: start)
             skippedTooLong += 1
             return false
         }

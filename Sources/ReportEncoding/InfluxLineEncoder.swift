@@ -74,17 +74,17 @@ public struct InfluxLineEncoder: Sendable {
     }
 
     /// The escaped start of every line of one series, `measurement[,tag=value…]`, for
-    /// ``appendPoint(series:fields:timestamp:into:)``; `nil` when the measurement cannot be
+    /// ``appendPoint(series:fields:sharedFields:timestamp:into:)``; `nil` when the measurement cannot be
     /// written (the caller counts its points as dropped). Omitted tags are counted here, once
     /// per series.
     public mutating func series(measurement: String, tags: [(String, String)]) -> InfluxSeries? {
-        var bytes: [UInt8] = []
+        var writer = ByteWriter(capacity: 256)
         let measurementBytes = measurement.utf8
         guard let first = measurementBytes.first, first != UInt8(ascii: "#"),
-            Self.appendName(measurementBytes, escapingEquals: false, into: &bytes)
+            Self.appendName(measurement, escapingEquals: false, into: &writer)
         else { return nil }
-        appendTags(tags, into: &bytes)
-        return InfluxSeries(bytes: bytes)
+        appendTags(tags, into: &writer)
+        return InfluxSeries(bytes: writer.finish())
     }
 
     /// The escaped `key=value[,key=value…]` of fields that many points share, for
@@ -93,10 +93,10 @@ public struct InfluxLineEncoder: Sendable {
     /// by one.
     public func fields(_ fields: [(String, InfluxFieldValue)]) -> InfluxFields {
         var encoder = InfluxLineEncoder()
-        var bytes: [UInt8] = []
-        _ = encoder.appendFields(fields, after: nil, into: &bytes)
+        var writer = ByteWriter(capacity: 256)
+        _ = encoder.appendFields(fields, after: nil, into: &writer)
         return InfluxFields(
-            bytes: bytes, droppedFields: encoder.droppedFields, truncatedStrings: encoder.truncatedStrings)
+            bytes: writer.finish(), droppedFields: encoder.droppedFields, truncatedStrings: encoder.truncatedStrings)
     }
 
     /// Appends one point of a series made by ``series(measurement:tags:)``: escaping the
@@ -110,11 +110,13 @@ public struct InfluxLineEncoder: Sendable {
         timestamp: Int64,
         into buffer: inout [UInt8]
     ) -> Bool {
-        let start = buffer.count
-        buffer.appendBytes(of: series.bytes)
-        let wroteField = appendFields(fields, after: UInt8(ascii: " "), into: &buffer)
-        return finishPoint(
-            startingAt: start, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &buffer)
+        var writer = ByteWriter(capacity: 256)
+        writer.append(series.bytes)
+        let wroteField = appendFields(fields, after: UInt8(ascii: " "), into: &writer)
+        let written = finishPoint(
+            startingAt: 0, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &writer)
+        writer.withBytes(from: 0) { buffer.append(contentsOf: $0) }
+        return written
     }
 
     /// Appends one point of a series with one field of its own: the same as
@@ -129,46 +131,64 @@ public struct InfluxLineEncoder: Sendable {
         timestamp: Int64,
         into buffer: inout [UInt8]
     ) -> Bool {
-        let start = buffer.count
-        buffer.appendBytes(of: series.bytes)
-        let wroteField = appendField(key, value, after: UInt8(ascii: " "), into: &buffer)
+        var writer = ByteWriter(capacity: 256)
+        let written = appendPoint(
+            series: series, field: key, value, sharedFields: sharedFields, timestamp: timestamp, into: &writer)
+        writer.withBytes(from: 0) { buffer.append(contentsOf: $0) }
+        return written
+    }
+
+    /// ``appendPoint(series:field:_:sharedFields:timestamp:into:)`` into a writer, for the
+    /// encoders of many points.
+    @discardableResult
+    mutating func appendPoint(
+        series: InfluxSeries,
+        field key: String,
+        _ value: InfluxFieldValue,
+        sharedFields: InfluxFields,
+        timestamp: Int64,
+        into writer: inout ByteWriter
+    ) -> Bool {
+        let start = writer.count
+        writer.append(series.bytes)
+        let wroteField = appendField(key, value, after: UInt8(ascii: " "), into: &writer)
         return finishPoint(
-            startingAt: start, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &buffer)
+            startingAt: start, wroteField: wroteField, sharedFields: sharedFields, timestamp: timestamp, into: &writer)
     }
 
     /// Appends the shared fields and the timestamp of a point begun at `start`, or removes the
     /// point (counted) when it has no field.
     private mutating func finishPoint(
         startingAt start: Int, wroteField: Bool, sharedFields: InfluxFields, timestamp: Int64,
-        into buffer: inout [UInt8]
+        into writer: inout ByteWriter
     ) -> Bool {
         var wroteField = wroteField
         droppedFields += sharedFields.droppedFields
         truncatedStrings += sharedFields.truncatedStrings
         if !sharedFields.bytes.isEmpty {
-            buffer.append(wroteField ? UInt8(ascii: ",") : UInt8(ascii: " "))
-            buffer.appendBytes(of: sharedFields.bytes)
+            writer.append(wroteField ? UInt8(ascii: ",") : UInt8(ascii: " "))
+            writer.append(sharedFields.bytes)
             wroteField = true
         }
         guard wroteField else {
-            buffer.removeSubrange(start...)
+            writer.truncate(to: start)
             droppedPoints += 1
             return false
         }
-        buffer.append(UInt8(ascii: " "))
-        DecimalFormatting.appendInt64(timestamp, into: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
+        writer.append(UInt8(ascii: " "))
+        writer.appendDecimal(timestamp)
+        writer.append(UInt8(ascii: "\n"))
         return true
     }
 
     /// Appends the fields, the first after `leading` (if any) and the others after a comma;
     /// returns whether one was written.
     private mutating func appendFields(
-        _ fields: [(String, InfluxFieldValue)], after leading: UInt8?, into buffer: inout [UInt8]
+        _ fields: [(String, InfluxFieldValue)], after leading: UInt8?, into writer: inout ByteWriter
     ) -> Bool {
         var wroteField = false
         for (key, value) in fields
-        where appendField(key, value, after: wroteField ? UInt8(ascii: ",") : leading, into: &buffer) {
+        where appendField(key, value, after: wroteField ? UInt8(ascii: ",") : leading, into: &writer) {
             wroteField = true
         }
         return wroteField
@@ -177,25 +197,25 @@ public struct InfluxLineEncoder: Sendable {
     /// Appends `key=value` after `leading` (if any); returns whether it was written (a
     /// non-finite double or an empty key is dropped, counted).
     private mutating func appendField(
-        _ key: String, _ value: InfluxFieldValue, after leading: UInt8?, into buffer: inout [UInt8]
+        _ key: String, _ value: InfluxFieldValue, after leading: UInt8?, into writer: inout ByteWriter
     ) -> Bool {
         if case .double(let number) = value, !number.isFinite {
             droppedFields += 1
             return false
         }
-        let fieldStart = buffer.count
-        if let leading { buffer.append(leading) }
-        guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
-            buffer.removeSubrange(fieldStart...)
+        let fieldStart = writer.count
+        if let leading { writer.append(leading) }
+        guard Self.appendName(key, escapingEquals: true, into: &writer) else {
+            writer.truncate(to: fieldStart)
             droppedFields += 1
             return false
         }
-        buffer.append(UInt8(ascii: "="))
-        appendValue(value, into: &buffer)
+        writer.append(UInt8(ascii: "="))
+        appendValue(value, into: &writer)
         return true
     }
 
-    private mutating func appendTags(_ tags: [(String, String)], into buffer: inout [UInt8]) {
+    private mutating func appendTags(_ tags: [(String, String)], into writer: inout ByteWriter) {
         if tags.isEmpty { return }
         var sorted = true
         var index = 1
@@ -206,140 +226,117 @@ public struct InfluxLineEncoder: Sendable {
             }
             index += 1
         }
-        if sorted {
-            var previous: String? = nil
-            for (key, value) in tags {
-                if let previous, previous == key {
-                    droppedTags += 1
-                    continue
-                }
-                if appendTag(key: key, value: value, into: &buffer) { previous = key }
-            }
-        } else {
-            // A stable sort by key: ties keep the caller's order.
-            let order = tags.indices.sorted { lhs, rhs in
+        // A stable sort by key when needed: ties keep the caller's order.
+        let order =
+            sorted
+            ? Array(tags.indices)
+            : tags.indices.sorted { lhs, rhs in
                 let left = tags[lhs].0.utf8, right = tags[rhs].0.utf8
                 if left.elementsEqual(right) { return lhs < rhs }
                 return left.lexicographicallyPrecedes(right)
             }
-            var previous: String? = nil
-            for position in order {
-                let (key, value) = tags[position]
-                if let previous, previous == key {
-                    droppedTags += 1
-                    continue
-                }
-                if appendTag(key: key, value: value, into: &buffer) { previous = key }
+        var previous: String? = nil
+        for position in order {
+            let (key, value) = tags[position]
+            if let previous, previous == key {
+                droppedTags += 1
+                continue
             }
+            if appendTag(key: key, value: value, into: &writer) { previous = key }
         }
     }
 
     /// Appends `,key=value`, or nothing (counted) when the key or the value is empty.
-    private mutating func appendTag(key: String, value: String, into buffer: inout [UInt8]) -> Bool {
-        let tagStart = buffer.count
-        buffer.append(UInt8(ascii: ","))
-        guard Self.appendName(key.utf8, escapingEquals: true, into: &buffer) else {
-            buffer.removeSubrange(tagStart...)
+    private mutating func appendTag(key: String, value: String, into writer: inout ByteWriter) -> Bool {
+        let tagStart = writer.count
+        writer.append(UInt8(ascii: ","))
+        guard Self.appendName(key, escapingEquals: true, into: &writer) else {
+            writer.truncate(to: tagStart)
             droppedTags += 1
             return false
         }
-        buffer.append(UInt8(ascii: "="))
-        guard Self.appendName(value.utf8, escapingEquals: true, into: &buffer) else {
-            buffer.removeSubrange(tagStart...)
+        writer.append(UInt8(ascii: "="))
+        guard Self.appendName(value, escapingEquals: true, into: &writer) else {
+            writer.truncate(to: tagStart)
             droppedTags += 1
             return false
         }
         return true
     }
 
-    private mutating func appendValue(_ value: InfluxFieldValue, into buffer: inout [UInt8]) {
+    private mutating func appendValue(_ value: InfluxFieldValue, into writer: inout ByteWriter) {
         switch value {
         case .int(let number):
-            DecimalFormatting.appendInt64(number, into: &buffer)
-            buffer.append(UInt8(ascii: "i"))
+            writer.appendDecimal(number)
+            writer.append(UInt8(ascii: "i"))
         case .double(let number):
-            DecimalFormatting.appendShortest(number, into: &buffer)
+            writer.append(utf8: number.description)
         case .bool(let flag):
-            buffer.append(contentsOf: flag ? "true".utf8 : "false".utf8)
-        case .string(let text):
-            buffer.append(UInt8(ascii: "\""))
-            let utf8 = text.utf8
-            let plain = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
-                guard bytes.count <= Self.maxStringBytes, !bytes.contains(where: Self.isSpecialInString) else {
-                    return false
+            writer.append(utf8: flag ? "true" : "false")
+        case .string(var text):
+            writer.append(UInt8(ascii: "\""))
+            text.withUTF8 { bytes in
+                var end = bytes.count
+                if end > Self.maxStringBytes {
+                    truncatedStrings += 1
+                    end = Self.maxStringBytes
+                    // Back up to the start of a character: never split a UTF-8 sequence.
+                    while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
                 }
-                buffer.append(contentsOf: bytes)
-                return true
-            }
-            if plain == true {
-                buffer.append(UInt8(ascii: "\""))
-                return
-            }
-            var end = utf8.endIndex
-            if utf8.count > Self.maxStringBytes {
-                truncatedStrings += 1
-                end = utf8.index(utf8.startIndex, offsetBy: Self.maxStringBytes)
-                // Back up to the start of a character: never split a UTF-8 sequence.
-                while end > utf8.startIndex && utf8[end] & 0xC0 == 0x80 {
-                    end = utf8.index(before: end)
+                let kept = UnsafeBufferPointer(rebasing: bytes[..<end])
+                guard kept.contains(where: Self.isSpecialInString) else {
+                    writer.append(kept)
+                    return
                 }
-            }
-            for byte in utf8[..<end] {
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                    buffer.append(UInt8(ascii: "\\"))
-                    buffer.append(byte)
-                case 0x0A, 0x0D:
-                    buffer.append(UInt8(ascii: " "))
-                default:
-                    buffer.append(byte)
+                for byte in kept {
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                        writer.append(UInt8(ascii: "\\"))
+                        writer.append(byte)
+                    case 0x0A, 0x0D:
+                        writer.append(UInt8(ascii: " "))
+                    default:
+                        writer.append(byte)
+                    }
                 }
             }
-            buffer.append(UInt8(ascii: "\""))
+            writer.append(UInt8(ascii: "\""))
         }
     }
 
     /// Appends a measurement, key or tag value: comma and space (and `=` when asked)
     /// escaped, CR and LF as spaces, trailing backslashes stripped. Returns `false` when
     /// nothing is left to write (the caller removes what it started).
-    private static func appendName(_ bytes: String.UTF8View, escapingEquals: Bool, into buffer: inout [UInt8]) -> Bool {
-        if let written = bytes.withContiguousStorageIfAvailable({
-            appendName($0, escapingEquals: escapingEquals, into: &buffer)
-        }) {
-            return written
-        }
-        return Array(bytes).withUnsafeBufferPointer { appendName($0, escapingEquals: escapingEquals, into: &buffer) }
-    }
-
-    private static func appendName(
-        _ bytes: UnsafeBufferPointer<UInt8>, escapingEquals: Bool, into buffer: inout [UInt8]
-    ) -> Bool {
-        // The end, before any trailing backslashes.
-        var end = bytes.count
-        while end > 0 && bytes[end - 1] == UInt8(ascii: "\\") { end -= 1 }
-        if end == 0 { return false }
-        let name = UnsafeBufferPointer(rebasing: bytes[..<end])
-        // Most names need no escaping: copy them whole.
-        guard name.contains(where: { isSpecialInName($0, escapingEquals: escapingEquals) }) else {
-            buffer.append(contentsOf: name)
+    private static func appendName(_ name: String, escapingEquals: Bool, into writer: inout ByteWriter) -> Bool {
+        var name = name
+        return name.withUTF8 { bytes in
+            // The end, before any trailing backslashes.
+            var end = bytes.count
+            while end > 0 && bytes[end - 1] == UInt8(ascii: "\\") { end -= 1 }
+            if end == 0 { return false }
+            let kept = UnsafeBufferPointer(rebasing: bytes[..<end])
+            // Most names need no escaping: copy them whole.
+            guard kept.contains(where: { isSpecialInName($0, escapingEquals: escapingEquals) }) else {
+                writer.append(kept)
+                return true
+            }
+            for byte in kept {
+                switch byte {
+                case UInt8(ascii: ","), UInt8(ascii: " "):
+                    writer.append(UInt8(ascii: "\\"))
+                    writer.append(byte)
+                case UInt8(ascii: "="):
+                    if escapingEquals { writer.append(UInt8(ascii: "\\")) }
+                    writer.append(byte)
+                case 0x0A, 0x0D:
+                    writer.append(UInt8(ascii: "\\"))
+                    writer.append(UInt8(ascii: " "))
+                default:
+                    writer.append(byte)
+                }
+            }
             return true
         }
-        for byte in name {
-            switch byte {
-            case UInt8(ascii: ","), UInt8(ascii: " "):
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(byte)
-            case UInt8(ascii: "="):
-                if escapingEquals { buffer.append(UInt8(ascii: "\\")) }
-                buffer.append(byte)
-            case 0x0A, 0x0D:
-                buffer.append(UInt8(ascii: "\\"))
-                buffer.append(UInt8(ascii: " "))
-            default:
-                buffer.append(byte)
-            }
-        }
-        return true
     }
 
     private static func isSpecialInName(_ byte: UInt8, escapingEquals: Bool) -> Bool {

@@ -33,8 +33,7 @@ public struct MetricsReport {
     /// points of its origin (and again only when a point of another origin has other ones).
     public func influx(_ points: [MetricPoint]) -> [UInt8] {
         var encoder = InfluxLineEncoder()
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(points.count * 128)
+        var writer = ByteWriter(capacity: points.count * 128)
         var indexInMillisecond: Int64 = 0
         // The encoded series and shared fields of the origin of the point at `*Owner`: the
         // points are read in place and compared by index, so that writing one costs no
@@ -72,9 +71,9 @@ public struct MetricsReport {
             encoder.appendPoint(
                 series: encodedSeries, field: points[index].metric.name, Self.fieldValue(points[index].metric.value),
                 sharedFields: shared, timestamp: timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond,
-                into: &buffer)
+                into: &writer)
         }
-        return buffer
+        return writer.finish()
     }
 
     /// `metrics.graphite`, from points in output order: lines by second, then path.
@@ -84,7 +83,12 @@ public struct MetricsReport {
     /// in their order within a line.
     public func graphite(_ points: [MetricPoint]) -> [UInt8] {
         var paths = GraphitePaths()
-        let lineOfPoint = points.map { paths.line(of: $0) }
+        var lineOfPoint: [Int] = []
+        lineOfPoint.reserveCapacity(points.count)
+        // Fields read in place: copying a point retains its origin and metric name.
+        for index in points.indices {
+            lineOfPoint.append(paths.line(origin: points[index].origin, name: points[index].metric.name))
+        }
         let rank = paths.ranks()
         // Sort keys made once per point; points mostly come in this order already.
         var keys = points.indices.map { index in
@@ -95,8 +99,7 @@ public struct MetricsReport {
         let order = keys.map(\.index)
         var encoder = GraphiteEncoder(prefix: graphitePrefix)
         var encodedPaths: [GraphitePath??] = Array(repeating: nil, count: paths.count)
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(points.count * 64)
+        var writer = ByteWriter(capacity: points.count * 64)
         var position = 0
         while position < order.count {
             // Fields read in place: copying a point retains its origin and metric name.
@@ -112,13 +115,9 @@ public struct MetricsReport {
             }
             if encodedPaths[line] == nil { encodedPaths[line] = .some(paths.encodedPath(line, with: &encoder)) }
             guard let path = encodedPaths[line] ?? nil else { continue }
-            switch sum {
-            case .int(let value): _ = encoder.appendLine(path: path, value: value, epochSeconds: second, into: &buffer)
-            case .double(let value):
-                _ = encoder.appendLine(path: path, value: value, epochSeconds: second, into: &buffer)
-            }
+            encoder.appendLine(path: path, value: sum, epochSeconds: second, into: &writer)
         }
-        return buffer
+        return writer.finish()
     }
 
     /// The aggregates (`--aggregate`) as InfluxDB points, at their bucket's start: measurement
@@ -234,19 +233,23 @@ private struct GraphitePaths {
     /// The origin last looked up, and its source: points of one origin (or of origins with
     /// the same path) come together.
     private var last: (origin: MetricOrigin, index: Int)?
+    /// The line last found, and its name: a source's points are mostly of one metric
+    /// (`PlayTime`), often several in a row.
+    private var lastLine = (name: "", line: -1)
 
     var count: Int { lines.count }
 
-    /// The number of the point's path, new or seen before.
-    mutating func line(of point: borrowing MetricPoint) -> Int {
+    /// The number of the path of a point of `origin` named `name`, new or seen before.
+    mutating func line(origin: MetricOrigin, name: String) -> Int {
         let source: Int
-        if let last,
-            last.origin === point.origin
-                || (last.origin.system == point.system && last.origin.path == point.path)
-        {
+        if let last, last.origin === origin {
+            if lastLine.line >= 0, lastLine.name == name { return lastLine.line }
             source = last.index
+        } else if let last, last.origin.system == origin.system && last.origin.path == origin.path {
+            source = last.index
+            self.last = (origin, source)
         } else {
-            let key = Source(system: point.system, path: point.path)
+            let key = Source(system: origin.system, path: origin.path)
             if let known = sourceIndex[key] {
                 source = known
             } else {
@@ -256,13 +259,16 @@ private struct GraphitePaths {
                 lineByName.append([])
                 encodedSources.append(nil)
             }
-            last = (point.origin, source)
+            last = (origin, source)
         }
-        let name = point.metric.name
-        if let known = lineByName[source].first(where: { $0.name == name }) { return known.line }
+        if let known = lineByName[source].first(where: { $0.name == name }) {
+            lastLine = (name, known.line)
+            return known.line
+        }
         let line = lines.count
         lines.append(Line(source: source, name: name))
         lineByName[source].append((name, line))
+        lastLine = (name, line)
         return line
     }
 
