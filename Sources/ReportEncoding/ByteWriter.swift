@@ -89,54 +89,11 @@ struct ByteWriter: ~Copyable {
         appendDecimal(value.magnitude)
     }
 
-    /// Appends `value` in decimal: its digits counted first, then written two at a time from
-    /// the last, in place.
+    /// Appends `value` in decimal: its digits counted first, then written in place.
     mutating func appendDecimal(_ value: UInt64) {
-        let digits = Self.decimalDigits(value)
+        let digits = DecimalFormatting.decimalDigits(value)
         reserve(digits)
-        var end = base + count + digits
-        var rest = value
-        let pairs = Self.digitPairs.utf8Start
-        while rest >= 100 {
-            let (quotient, pair) = rest.quotientAndRemainder(dividingBy: 100)
-            end -= 2
-            end[0] = pairs[Int(pair) &* 2]
-            end[1] = pairs[Int(pair) &* 2 &+ 1]
-            rest = quotient
-        }
-        if rest >= 10 {
-            end -= 2
-            end[0] = pairs[Int(rest) &* 2]
-            end[1] = pairs[Int(rest) &* 2 &+ 1]
-        } else {
-            end -= 1
-            end[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30
-        }
+        DecimalFormatting.writeDigits(of: value, endingAt: base + count + digits)
         count += digits
     }
-
-    /// "00", "01", ... "99": the two digits of every number below 100.
-    private static let digitPairs: StaticString = """
-        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
-        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
-        8081828384858687888990919293949596979899
-        """
-
-    /// The number of decimal digits of `value` (1 for 0): from its bit length, which gives the
-    /// count or one less, told apart by one comparison.
-    static func decimalDigits(_ value: UInt64) -> Int {
-        let bits = UInt64.bitWidth - (value | 1).leadingZeroBitCount
-        // ⌊bits × log10(2)⌋ (exact with 1233/4096 up to 64 bits): the digits of a number of this
-        // length, or one less.
-        let guess = (bits &* 1_233) >> 12
-        return Swift.max(1, guess &+ (value >= powersOfTen[guess] ? 1 : 0))
-    }
-
-    /// 10^0 through 10^19.
-    private static let powersOfTen: [UInt64] = [
-        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
-        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
-        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
-        10_000_000_000_000_000_000,
-    ]
 }

@@ -12,38 +12,67 @@ enum DecimalFormatting {
         appendUInt64(value.magnitude, into: &buffer)
     }
 
-    /// Appends `value` in decimal: digits made two at a time from the end into a stack
-    /// buffer, appended at once (measured: a byte-by-byte append cost some 550 instructions
-    /// for a nanosecond timestamp).
+    /// Appends `value` in decimal, through a stack buffer (``writeDigits(of:endingAt:)``).
     static func appendUInt64(_ value: UInt64, into buffer: inout [UInt8]) {
-        if value < 10 {
-            buffer.append(UInt8(truncatingIfNeeded: value) &+ 0x30)
-            return
-        }
         // 20 digits hold UInt64.max.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var start = bytes.count
-            var rest = value
-            while rest >= 100 {
-                let (quotient, pair) = rest.quotientAndRemainder(dividingBy: 100)
-                start -= 2
-                bytes[start] = UInt8(truncatingIfNeeded: pair / 10) &+ 0x30
-                bytes[start + 1] = UInt8(truncatingIfNeeded: pair % 10) &+ 0x30
-                rest = quotient
-            }
-            if rest >= 10 {
-                start -= 2
-                bytes[start] = UInt8(truncatingIfNeeded: rest / 10) &+ 0x30
-                bytes[start + 1] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            } else {
-                start -= 1
-                bytes[start] = UInt8(truncatingIfNeeded: rest) &+ 0x30
-            }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+            let count = decimalDigits(value)
+            guard let end = bytes.baseAddress.map({ $0 + bytes.count }) else { return }
+            writeDigits(of: value, endingAt: end)
+            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[(bytes.count - count)...]))
         }
     }
+
+    /// Writes the decimal digits of `value` (as many as ``decimalDigits(_:)`` counts) just before
+    /// `end`, two at a time from the last.
+    @inline(__always)
+    static func writeDigits(of value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) {
+        var end = end
+        var rest = value
+        let pairs = digitPairs.utf8Start
+        while rest >= 100 {
+            let (quotient, pair) = rest.quotientAndRemainder(dividingBy: 100)
+            end -= 2
+            end[0] = pairs[Int(pair) &* 2]
+            end[1] = pairs[Int(pair) &* 2 &+ 1]
+            rest = quotient
+        }
+        if rest >= 10 {
+            end -= 2
+            end[0] = pairs[Int(rest) &* 2]
+            end[1] = pairs[Int(rest) &* 2 &+ 1]
+        } else {
+            end -= 1
+            end[0] = UInt8(truncatingIfNeeded: rest) &+ 0x30
+        }
+    }
+
+    /// "00", "01", ... "99": the two digits of every number below 100.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// The number of decimal digits of `value` (1 for 0): from its bit length, which gives the
+    /// count or one less, told apart by one comparison.
+    static func decimalDigits(_ value: UInt64) -> Int {
+        let bits = UInt64.bitWidth - (value | 1).leadingZeroBitCount
+        // ⌊bits × log10(2)⌋ (exact with 1233/4096 up to 64 bits): the digits of a number of this
+        // length, or one less.
+        let guess = (bits &* 1_233) >> 12
+        return Swift.max(1, guess &+ (value >= powersOfTen[guess] ? 1 : 0))
+    }
+
+    /// 10^0 through 10^19.
+    private static let powersOfTen: [UInt64] = [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
+        10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
+        1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
+        10_000_000_000_000_000_000,
+    ]
 
     /// Appends the shortest round-trip decimal form of a finite `value` (`description`).
     @inline(__always)

@@ -96,26 +96,23 @@ public struct MetricsReport {
                 second: points[index].metric.timestamp.epochSeconds, rank: rank[lineOfPoint[index]], index: index)
         }
         if !keys.indices.dropFirst().allSatisfy({ !(keys[$0] < keys[$0 - 1]) }) { keys.sort() }
-        let order = keys.map(\.index)
         var encoder = GraphiteEncoder(prefix: graphitePrefix)
         var encodedPaths: [GraphitePath??] = Array(repeating: nil, count: paths.count)
         var writer = ByteWriter(capacity: points.count * 64)
         var position = 0
-        while position < order.count {
-            // Fields read in place: copying a point retains its origin and metric name.
-            let line = lineOfPoint[order[position]]
-            let second = points[order[position]].metric.timestamp.epochSeconds
-            var sum = points[order[position]].metric.value
+        while position < keys.count {
+            // A line is the keys of one second and rank (so one path); fields read in place.
+            let first = keys[position]
+            var sum = points[first.index].metric.value
             position += 1
-            while position < order.count, lineOfPoint[order[position]] == line,
-                points[order[position]].metric.timestamp.epochSeconds == second
-            {
-                sum = Self.sum(sum, points[order[position]].metric.value)
+            while position < keys.count, keys[position].rank == first.rank, keys[position].second == first.second {
+                sum = Self.sum(sum, points[keys[position].index].metric.value)
                 position += 1
             }
+            let line = lineOfPoint[first.index]
             if encodedPaths[line] == nil { encodedPaths[line] = .some(paths.encodedPath(line, with: &encoder)) }
             guard let path = encodedPaths[line] ?? nil else { continue }
-            encoder.appendLine(path: path, value: sum, epochSeconds: second, into: &writer)
+            encoder.appendLine(path: path, value: sum, epochSeconds: first.second, into: &writer)
         }
         return writer.finish()
     }

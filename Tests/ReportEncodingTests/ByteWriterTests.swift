@@ -26,7 +26,10 @@ struct ByteWriterTests {
             writer.appendDecimal(value)
             let written = writer.finish()
             #expect(String(decoding: written, as: UTF8.self) == String(value), "\(value)")
-            #expect(ByteWriter.decimalDigits(value) == String(value).count, "\(value)")
+            var array: [UInt8] = [UInt8(ascii: "x")]
+            DecimalFormatting.appendUInt64(value, into: &array)
+            #expect(String(decoding: array, as: UTF8.self) == "x" + String(value), "\(value)")
+            #expect(DecimalFormatting.decimalDigits(value) == String(value).count, "\(value)")
         }
     }
 
