@@ -282,14 +282,17 @@ private struct GraphitePaths {
 
     /// Each path's rank in the output order: node by node, in UTF-8 byte order.
     func ranks() -> [Int] {
-        let sorted = lines.indices.sorted(by: precedes)
+        // The comparison is given the two arrays it reads, not `self`: a method as the
+        // closure would copy the whole struct, a retain of each of its parts, on every call.
+        let (lines, sources) = (lines, sources)
+        let sorted = lines.indices.sorted { Self.precedes($0, $1, lines: lines, sources: sources) }
         var rank = Array(repeating: 0, count: lines.count)
         for (position, line) in sorted.enumerated() { rank[line] = position }
         return rank
     }
 
     /// Whether line `lhs`'s nodes come before line `rhs`'s, node by node.
-    private func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
+    private static func precedes(_ lhs: Int, _ rhs: Int, lines: [Line], sources: [Source]) -> Bool {
         let (left, right) = (lines[lhs], lines[rhs])
         if left.source == right.source { return left.name.precedesInUTF8Order(right.name) }
         let (leftSource, rightSource) = (sources[left.source], sources[right.source])
