@@ -49,7 +49,7 @@ struct InputReader {
                     progress?.update(
                         file: rank + 1, name: name, bytesDone: bytesBefore + reader.bytesRead, records: counts.records)
                 }
-                switch entry {
+                switch consume entry {
                 case .record(let record, let line):
                     counts.replayed += 1
                     add(record, at: SourcePosition(fileRank: rank, line: line))
