@@ -46,10 +46,9 @@ public final class HubCoreAds: Hub {
         // each time, in case a getter removes a tracker.
         var position = 0
         while position < instrument.trackerIDs.count {
-            let trackerID = instrument.trackerIDs[position]
-            if instrument.callGetter(.isAdsTracker, of: trackerID) == false {
-                instrument.useGetter(.position, of: trackerID, on: &event)
-            }
+            instrument.useGetter(
+                .position, of: instrument.trackerIDs[position], on: &event, whenGetter: .isAdsTracker,
+                answers: .bool(false))
             position += 1
         }
         return core.process(consume event, from: tracker, in: instrument)

@@ -73,6 +73,31 @@ extension Instrument {
         Self.apply(getter, attribute, to: &event)
     }
 
+    /// ``useGetter(_:of:on:)`` when ``callGetter(_:of:)`` of `condition` answers `expected`,
+    /// as a hub asking every tracker does (``HubCoreAds``: the content `position`), with the
+    /// tracker and its supplied attributes looked up once (measured: four atomic
+    /// reference-count operations a tracker and event fewer). The supplied attributes are read
+    /// again after a getter ran, in case it changed them.
+    func useGetter(
+        _ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event,
+        whenGetter condition: AttributeKey, answers expected: AttributeValue
+    ) {
+        guard let tracker = tracker(trackerID) else { return }
+        var supplied = tracker.suppliedAttributes
+        if let value = supplied[condition] {
+            guard value == expected else { return }
+        } else {
+            guard getters[trackerID]?[condition]?.value() == expected else { return }
+            supplied = tracker.suppliedAttributes
+        }
+        if let value = supplied[attribute] {
+            if event[attribute] != value { event[attribute] = value }
+            return
+        }
+        guard let getter = getters[trackerID]?[attribute] else { return }
+        Self.apply(getter, attribute, to: &event)
+    }
+
     /// Applies the tracker's getters in registration order, but for attributes it supplies.
     func applyGetters(of trackerID: TrackerID, skipping supplied: SuppliedAttributes, to event: inout Event) {
         guard let table = getters[trackerID] else { return }

@@ -38,6 +38,33 @@ struct ReplayTrackerTests {
         #expect(instrument.callGetter("c", of: 0) == "y")
     }
 
+    /// `HubCoreAds` puts on every event the `position` of each tracker whose `isAdsTracker`
+    /// answers `false`, supplied or by a getter, the highest id winning; supplied attributes
+    /// are read again after a getter ran, since it may have loaded a record.
+    @Test func theAdsHubReadsTheContentPositionOfEveryContentTracker() {
+        let instrument = Instrument(id: "i", hub: HubCoreAds(), backend: SilentBackend())
+        let trackers = (0..<4).map { _ in ReplayTracker() }
+        for tracker in trackers { instrument.addTracker(tracker) }
+        instrument.ready()
+        trackers[0].load(PackedAttributes(["isAdsTracker": false, "position": 7]))
+        trackers[1].load(PackedAttributes(["isAdsTracker": true, "position": 99]))
+        trackers[3].load(PackedAttributes(["isAdsTracker": 0, "position": 98]))
+        guard case .accepted(let first, _) = instrument.emit(.mediaRequest, trackerID: 1, at: 1_000) else {
+            Issue.record("MediaRequest was not accepted")
+            return
+        }
+        #expect(first[.position] == 7)
+        instrument.registerGetter(.isAdsTracker, for: 2) {
+            trackers[2].load(PackedAttributes(["position": 42]))
+            return false
+        }
+        guard case .accepted(let second, _) = instrument.emit(.mediaRequest, trackerID: 0, at: 2_000) else {
+            Issue.record("the second MediaRequest was not accepted")
+            return
+        }
+        #expect(second[.position] == 42)
+    }
+
     @Test func everyEmittedEventGetsTheRecordsAttributes() {
         let instrument = Instrument(id: "i", hub: HubCore(), backend: SilentBackend())
         let tracker = ReplayTracker()
