@@ -10,8 +10,11 @@ struct InstrumentReplay {
     private(set) var points: [MetricPoint] = []
     /// The actions met so far; an instrument uses a dozen or so.
     private var actions: [Action] = []
-    /// The origin of the last points, by tracker and playback: made again when either changes.
-    private var lastOrigin: (tracker: TrackerID, playbackID: String?, origin: MetricOrigin)?
+    /// The origin of the last points, and their tracker and playback: made again when either
+    /// changes. Apart, not a tuple, so that checking them copies nothing.
+    private var lastOrigin: MetricOrigin?
+    private var lastOriginTracker: TrackerID = 0
+    private var lastOriginPlaybackID: String?
     /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
     private let trackerTags: [[MetricTag]]
     private let path: [String]
@@ -76,11 +79,13 @@ struct InstrumentReplay {
     /// The origin of a tracker's points during a playback (its `playback_id` string field),
     /// shared by the points in a row of the same tracker and playback.
     private mutating func origin(tracker: TrackerID, playbackID: String?) -> MetricOrigin {
-        if let last = lastOrigin, last.tracker == tracker, last.playbackID == playbackID { return last.origin }
+        if let lastOrigin, lastOriginTracker == tracker, lastOriginPlaybackID == playbackID { return lastOrigin }
         let origin = MetricOrigin(
             system: .openavt, source: instrument.id, tags: trackerTags[tracker], path: path,
             stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [])
-        lastOrigin = (tracker, playbackID, origin)
+        lastOrigin = origin
+        lastOriginTracker = tracker
+        lastOriginPlaybackID = playbackID
         return origin
     }
 
