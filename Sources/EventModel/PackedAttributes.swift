@@ -11,6 +11,11 @@
 /// without one, its length and UTF-8 bytes (tag `length << 1`). Tags and lengths are LEB128
 /// varints. Keys are unique; buffers packed from a dictionary list them in UTF-8 byte order,
 /// so equal dictionaries pack equal. The bytes mean nothing outside the process.
+///
+/// A non-empty buffer starts with 8 bytes of key-number bits (bit `number % 64` of each
+/// numbered key): most look-ups are of attributes the record does not have (a hub asks each
+/// event for time-since and playback attributes first found elsewhere), and the bits answer
+/// those without walking the entries (measured: the walks were 2% of a replay's instructions).
 public struct PackedAttributes: Hashable, Sendable {
     private var bytes: [UInt8] = []
 
@@ -70,11 +75,14 @@ public struct PackedAttributes: Hashable, Sendable {
     /// storage of exactly that size. The caller keeps keys unique.
     public static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
         var packed = PackedAttributes()
-        packed.bytes = [UInt8](unsafeUninitializedCapacity: byteCount) { buffer, initialized in
+        guard byteCount > 0 else { return packed }
+        let size = headerSize + byteCount
+        packed.bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
             var writer = Writer(buffer: UnsafeMutableRawBufferPointer(buffer))
             body(&writer)
-            precondition(writer.offset == byteCount, "packed entries differ from their announced size")
-            initialized = byteCount
+            precondition(writer.offset == size, "packed entries differ from their announced size")
+            writer.buffer.storeBytes(of: writer.numberBits.littleEndian, toByteOffset: 0, as: UInt64.self)
+            initialized = size
         }
         return packed
     }
@@ -82,7 +90,9 @@ public struct PackedAttributes: Hashable, Sendable {
     /// Writes entries into the storage of ``pack(byteCount:_:)``.
     public struct Writer {
         fileprivate let buffer: UnsafeMutableRawBufferPointer
-        fileprivate var offset = 0
+        fileprivate var offset = PackedAttributes.headerSize
+        /// The header's key-number bits of the keys written so far.
+        fileprivate var numberBits: UInt64 = 0
 
         /// Appends a string attribute; its key is ``keyNumber(ofName:)`` of `name`, and `name` its bytes.
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
@@ -112,6 +122,7 @@ public struct PackedAttributes: Hashable, Sendable {
 
         private mutating func write(_ number: UInt32, _ name: UnsafeRawBufferPointer) {
             if number != 0 {
+                numberBits |= PackedAttributes.numberBit(number)
                 writeVarint(UInt(number) << 1 | 1)
             } else {
                 writeVarint(UInt(name.count) << 1)
@@ -146,6 +157,13 @@ public struct PackedAttributes: Hashable, Sendable {
             offset += 8
         }
     }
+
+    /// The bytes of the header of key-number bits.
+    private static let headerSize = 8
+
+    /// A key number's bit in the header.
+    @inline(__always)
+    private static func numberBit(_ number: UInt32) -> UInt64 { 1 << (UInt64(number) & 63) }
 
     /// The bytes an entry takes: its key (given as ``keyNumber(ofName:)`` and the name's
     /// length), the kind byte and the value. `valueBytes` is a string's length (which then
@@ -205,6 +223,8 @@ public struct PackedAttributes: Hashable, Sendable {
     public subscript(key: AttributeKey) -> AttributeValue? {
         guard !bytes.isEmpty else { return nil }
         if key.packedNumber != 0 {
+            let bits = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+            guard bits & Self.numberBit(key.packedNumber) != 0 else { return nil }
             let tag = UInt(key.packedNumber) << 1 | 1
             return value { candidate, _ in candidate == tag }
         }
@@ -218,7 +238,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// The value of the first entry whose key tag (and, for a spelt-out name, bytes) `matches`.
     private func value(where matches: (_ tag: UInt, _ name: UnsafeRawBufferPointer) -> Bool) -> AttributeValue? {
         bytes.withUnsafeBytes { buffer in
-            var offset = 0
+            var offset = buffer.isEmpty ? 0 : Self.headerSize
             while offset < buffer.count {
                 let tag = Self.varint(buffer, &offset)
                 var name = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -261,7 +281,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// Calls `body` with each entry's key and value, in packing order.
     private func forEachEntry(_ body: (Key, Entry) -> Void) {
         bytes.withUnsafeBytes { buffer in
-            var offset = 0
+            var offset = buffer.isEmpty ? 0 : Self.headerSize
             while offset < buffer.count {
                 let tag = Self.varint(buffer, &offset)
                 let key: Key =

@@ -161,6 +161,21 @@ struct PackedAttributesTests {
         #expect(PackedAttributes()["position"] == nil)
     }
 
+    /// Absent keys are mostly answered by the header's key-number bits; keys whose numbers
+    /// share a bit (more than 64 names) are still found, and absent ones still missed.
+    @Test func keysSharingANumberBitAreToldApart() {
+        let names = (0..<130).map { AttributeKey("sharedBit\($0)") }
+        var attributes: Attributes = [:]
+        for (index, name) in names.enumerated() where index % 2 == 0 {
+            attributes[name] = .int(Int64(index))
+        }
+        let packed = PackedAttributes(attributes)
+        for (index, name) in names.enumerated() {
+            #expect(packed[name] == (index % 2 == 0 ? .int(Int64(index)) : nil), "\(name)")
+        }
+        #expect(packed.unpacked() == attributes)
+    }
+
     private func number(_ name: String) -> UInt32 {
         Array(name.utf8).withUnsafeBytes { PackedAttributes.keyNumber(ofName: $0) }
     }
