@@ -103,12 +103,14 @@ final class TextCache {
         return digest
     }
 
+    /// Reads the string's bytes in place: `withUTF8` needs a mutable copy, a reference-count
+    /// operation per look-up on the reading thread.
     private static func equal(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var string = string
-        return string.withUTF8 { utf8 in
+        let same = string.utf8.withContiguousStorageIfAvailable { utf8 in
             guard utf8.count == bytes.count else { return false }
             guard let stored = utf8.baseAddress, let given = bytes.baseAddress else { return true }
             return memcmp(stored, given, bytes.count) == 0
         }
+        return same ?? string.utf8.elementsEqual(bytes)
     }
 }
