@@ -29,11 +29,11 @@ public final class EventLogReader {
         lines = try LineReader(path: path, configuration: configuration)
     }
 
-    /// Reads the input to its end, calling `body` for each non-blank line in order.
+    /// Reads the input to its end, calling `body` for each non-blank line in order. Each entry
+    /// is handed over, so that its record can be moved on rather than copied.
     ///
     /// - Throws: ``EventLogError`` for a read error or a damaged gzip stream (after the
     ///   entries of all lines before the damage), or whatever `body` throws.
-    /// Each entry is handed over, so that its record can be moved on rather than copied.
     public func forEachEntry(_ body: (consuming LogEntry) throws -> Void) throws {
         let file = displayName
         let maxLineLength = lines.maxLineLength

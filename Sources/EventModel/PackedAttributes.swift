@@ -13,9 +13,10 @@
 /// so equal dictionaries pack equal. The bytes mean nothing outside the process.
 ///
 /// A non-empty buffer starts with 8 bytes of key-number bits (bit `number % 64` of each
-/// numbered key): most look-ups are of attributes the record does not have (a hub asks each
-/// event for time-since and playback attributes first found elsewhere), and the bits answer
-/// those without walking the entries (measured: the walks were 2% of a replay's instructions).
+/// numbered key): most look-ups are of attributes the record does not have (an event asks its
+/// supplied attributes before its time-since clocks, so every time-since attribute a hub reads
+/// is first looked for here), and the bits answer those without walking the entries
+/// (measured: the walks were 2% of a replay's instructions).
 public struct PackedAttributes: Hashable, Sendable {
     private var bytes: [UInt8] = []
 
