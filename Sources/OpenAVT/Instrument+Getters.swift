@@ -63,14 +63,8 @@ extension Instrument {
     /// Puts a tracker's attribute on an event: the value it supplies, or else its getter's
     /// if that getter's filter lets it and it has a value.
     public func useGetter(_ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event) {
-        if let value = tracker(trackerID)?.suppliedAttributes[attribute] {
-            // The event already reads it when its tracker supplied it: storing it again would
-            // change nothing but cost a copy of the value in the event's own list.
-            if event[attribute] != value { event[attribute] = value }
-            return
-        }
-        guard let getter = getters[trackerID]?[attribute] else { return }
-        Self.apply(getter, attribute, to: &event)
+        guard let tracker = tracker(trackerID) else { return }
+        use(attribute, suppliedIn: tracker.suppliedAttributes, orGetterOf: trackerID, on: &event)
     }
 
     /// ``useGetter(_:of:on:)`` when ``callGetter(_:of:)`` of `condition` answers `expected`,
@@ -90,7 +84,17 @@ extension Instrument {
             guard getters[trackerID]?[condition]?.value() == expected else { return }
             supplied = tracker.suppliedAttributes
         }
+        use(attribute, suppliedIn: supplied, orGetterOf: trackerID, on: &event)
+    }
+
+    /// Puts an attribute on an event: its value in `supplied`, or else the tracker's getter's.
+    private func use(
+        _ attribute: AttributeKey, suppliedIn supplied: SuppliedAttributes, orGetterOf trackerID: TrackerID,
+        on event: inout Event
+    ) {
         if let value = supplied[attribute] {
+            // The event already reads it when its tracker supplied it: storing it again would
+            // change nothing but cost a copy of the value in the event's own list.
             if event[attribute] != value { event[attribute] = value }
             return
         }
