@@ -162,21 +162,25 @@ private struct PendingSession {
         replayOrder.map { entries[$0] }
     }
 
-    /// The records alone, last first: a replay takes them from the end. Records that came in
-    /// replay order, as most do, are moved rather than copied (measured: copying them, a
-    /// retain of each of their strings and buffers, and reversing them were 3% of a replay's
-    /// time at a million records).
-    consuming func recordsLastFirst() -> [Record] {
-        var records: [Record] = []
-        records.reserveCapacity(entries.count)
+    /// The entries, last first in replay order: a replay takes them from the end. Entries
+    /// that came in replay order, as most do, are reversed in place rather than copied
+    /// (measured: copying them, a retain of each of their strings and buffers, was 3% of a
+    /// replay's time at a million records). The worker that replays the session does this,
+    /// not the reading thread, which has the most work of the three.
+    consuming func entriesLastFirst() -> [(record: Record, position: SourcePosition)] {
         guard inReplayOrder else {
-            for index in replayOrder.reversed() { records.append(entries[index].record) }
-            return records
+            return replayOrder.reversed().map { entries[$0] }
         }
-        while let (record, _) = entries.popLast() {
-            records.append(record)
+        // Swapped through the buffer: `Array.reverse()` copied each record and destroyed the
+        // original (a retain and a release of its packed attributes).
+        entries.withUnsafeMutableBufferPointer { buffer in
+            var (low, high) = (0, buffer.count - 1)
+            while low < high {
+                buffer.swapAt(low, high)
+                (low, high) = (low + 1, high - 1)
+            }
         }
-        return records
+        return entries
     }
 
     /// The indices of the entries in replay order: by time, ties by position. Most sessions
@@ -204,7 +208,7 @@ private struct CloseCandidate: Comparable {
     }
 }
 
-/// A session that closed: its records in replay order, ready to be replayed.
+/// A session that closed, ready to be replayed.
 ///
 /// Replaying is a pure function of the records and the options, so closed sessions can be
 /// replayed on several threads; their reports are written in closing order.
@@ -216,12 +220,10 @@ public struct ClosedSession: Sendable {
     /// The records added to the engine when it closed (the one that closed it included), or
     /// one more than all of them when the input ended (``SessionReport/closeSequence``).
     public let sequence: Int64
-    /// The records, last first.
-    private var recordsLastFirst: [Record]
+    /// The records as they arrived, put in replay order by the worker that replays them.
+    private var records: PendingSession
     /// How many records it has.
-    public var recordCount: Int { recordsLastFirst.count }
-    /// The highest tracker id of its OpenAVT records.
-    private let maxTracker: Int
+    public var recordCount: Int { records.entries.count }
     private let options: ReplayOptions
 
     fileprivate init(
@@ -231,8 +233,7 @@ public struct ClosedSession: Sendable {
         self.key = key
         self.closing = closing
         self.sequence = sequence
-        self.maxTracker = session.maxTracker
-        self.recordsLastFirst = session.recordsLastFirst()
+        self.records = session
         self.options = options
     }
 
@@ -242,17 +243,19 @@ public struct ClosedSession: Sendable {
     /// rather than copied out and released twice (measured: the copies' retains were 2% of a
     /// replay's time at a million records). Replay a batch with ``Swift/Array/replayed()``.
     public consuming func replay() -> SessionReport {
-        var pending: [Record] = []
-        swap(&pending, &recordsLastFirst)
-        let scope = String(pending.last?.timestamp.milliseconds ?? 0)
+        var session = PendingSession()
+        swap(&session, &records)
+        let maxTracker = session.maxTracker
+        var pending = (consume session).entriesLastFirst()
+        let scope = String(pending.last?.record.timestamp.milliseconds ?? 0)
         var report = SessionReport(key: key, closing: closing)
-        report.firstTimestamp = pending.last?.timestamp
-        report.lastTimestamp = pending.first?.timestamp
+        report.firstTimestamp = pending.last?.record.timestamp
+        report.lastTimestamp = pending.first?.record.timestamp
         report.closeSequence = sequence
         switch key.system {
         case .openavt:
             var replay = InstrumentReplay(id: key.id, scope: scope, maxTracker: maxTracker, options: options)
-            while let record = pending.popLast() {
+            while let (record, _) = pending.popLast() {
                 if case .avt(let avt) = consume record { replay.replay(avt) }
             }
             replay.instrument.shutdown()
@@ -265,7 +268,7 @@ public struct ClosedSession: Sendable {
             report.points = replay.points
         case .vp:
             var replay = AppReplay(app: key.id, scope: scope, options: options)
-            while let record = pending.popLast() {
+            while let (record, _) = pending.popLast() {
                 switch consume record {
                 case .vp(let vp): replay.replay(.vp(vp))
                 case .app(let app): replay.replay(.lifecycle(app))
@@ -281,7 +284,7 @@ public struct ClosedSession: Sendable {
             report.points = replay.points
         case .marconi:
             var replay = PlayerReplay(player: key.id, options: options)
-            while let record = pending.popLast() {
+            while let (record, _) = pending.popLast() {
                 if case .marconi(let marconi) = consume record { replay.replay(marconi) }
             }
             report.trace = replay.trace
