@@ -1,4 +1,5 @@
 import EventModel
+import Foundation
 
 /// Reads one event-log input (a file, or `-` for standard input; gzip or plain) and
 /// decodes its lines: ``LineReader`` and ``RecordDecoder`` together.
@@ -18,7 +19,9 @@ public final class EventLogReader {
     private let lines: LineReader
 
     /// Bytes read from the input so far (compressed bytes, for gzip), for progress reports.
-    public var bytesRead: Int64 { lines.bytesRead }
+    /// Reading ahead, the bytes read up to the lines handed to `body` so far.
+    public var bytesRead: Int64 { bytesReadAhead ?? lines.bytesRead }
+    private var bytesReadAhead: Int64?
     private let decoder = RecordDecoder()
 
     /// Opens `path` (`-` for standard input).
@@ -38,21 +41,85 @@ public final class EventLogReader {
         let file = displayName
         let maxLineLength = lines.maxLineLength
         try lines.forEachLine { event in
-            switch event {
-            case .line(let line):
-                // Consumed, so that the record is moved into the entry (measured: copying it
-                // was two atomic reference-count operations a record on the reading thread).
-                let decoded = decoder.decode(line)
-                switch consume decoded {
-                case .record(let record):
-                    try body(.record(consume record, line: line.number))
-                case .rejected(let reason):
-                    try body(.rejected(RejectedLine(file: file, line: line.number, reason: reason, bytes: line.bytes)))
+            try deliver(event, file: file, maxLineLength: maxLineLength, to: body)
+        }
+    }
+
+    /// Reads the input to its end as ``forEachEntry(_:)`` does, with the same entries in the
+    /// same order; with `readingAhead`, a thread of its own reads, inflates and splits the
+    /// input into blocks of lines while this one decodes them and runs `body`.
+    ///
+    /// Only bytes cross between the threads: records are made, routed and released on the
+    /// threads that use them (measured: decoding on the replay's workers instead moved
+    /// records' strings and buffers between cores, and cost more than it saved).
+    ///
+    /// - Throws: ``EventLogError`` for a read error or a damaged gzip stream (after the
+    ///   entries of all lines before the damage).
+    public func forEachEntry(readingAhead: Bool, _ body: (consuming LogEntry) -> Void) throws {
+        guard readingAhead else { return try forEachEntry(body) }
+        let queue = LineBlockQueue()
+        // Only the reading thread uses the line reader until it puts the end in the queue.
+        nonisolated(unsafe) let lines = self.lines
+        let reading = Thread {
+            var block = queue.emptyBlock()
+            var failure: (any Error)?
+            do {
+                try lines.forEachLine { event in
+                    if !block.hasRoom(for: event) {
+                        block.bytesRead = lines.bytesRead
+                        queue.put(.block(block))
+                        block = queue.emptyBlock()
+                    }
+                    block.append(event)
+                    if block.isFull {
+                        block.bytesRead = lines.bytesRead
+                        queue.put(.block(block))
+                        block = queue.emptyBlock()
+                    }
                 }
-            case .tooLong(let number, let prefix):
-                let reason = "line longer than \(maxLineLength) bytes"
-                try body(.rejected(RejectedLine(file: file, line: number, reason: reason, bytes: prefix)))
+            } catch {
+                failure = error
             }
+            block.bytesRead = lines.bytesRead
+            if !block.isEmpty { queue.put(.block(block)) }
+            queue.put(.end(error: failure))
+        }
+        reading.name = "avt-replay.read"
+        reading.start()
+        let file = displayName
+        let maxLineLength = lines.maxLineLength
+        while true {
+            switch queue.take() {
+            case .block(let block):
+                bytesReadAhead = block.bytesRead
+                block.forEachLine { event in deliver(event, file: file, maxLineLength: maxLineLength, to: body) }
+                queue.recycle(block)
+            case .end(let error):
+                bytesReadAhead = nil
+                if let error { throw error }
+                return
+            }
+        }
+    }
+
+    /// Decodes a line, or rejects one found too long, and hands the entry to `body`.
+    private func deliver<E: Error>(
+        _ event: LineEvent, file: String, maxLineLength: Int, to body: (consuming LogEntry) throws(E) -> Void
+    ) throws(E) {
+        switch event {
+        case .line(let line):
+            // Consumed, so that the record is moved into the entry (measured: copying it was
+            // two atomic reference-count operations a record on the reading thread).
+            let decoded = decoder.decode(line)
+            switch consume decoded {
+            case .record(let record):
+                try body(.record(consume record, line: line.number))
+            case .rejected(let reason):
+                try body(.rejected(RejectedLine(file: file, line: line.number, reason: reason, bytes: line.bytes)))
+            }
+        case .tooLong(let number, let prefix):
+            let reason = "line longer than \(maxLineLength) bytes"
+            try body(.rejected(RejectedLine(file: file, line: number, reason: reason, bytes: prefix)))
         }
     }
 }

@@ -171,15 +171,7 @@ private struct PendingSession {
         guard inReplayOrder else {
             return replayOrder.reversed().map { entries[$0] }
         }
-        // Swapped through the buffer: `Array.reverse()` copied each record and destroyed the
-        // original (a retain and a release of its packed attributes).
-        entries.withUnsafeMutableBufferPointer { buffer in
-            var (low, high) = (0, buffer.count - 1)
-            while low < high {
-                buffer.swapAt(low, high)
-                (low, high) = (low + 1, high - 1)
-            }
-        }
+        entries.reverseByMoving()
         return entries
     }
 

@@ -42,7 +42,7 @@ struct InputReader {
         do {
             let reader = try EventLogReader(path: path)
             progress?.update(file: rank + 1, name: name, bytesDone: bytesBefore, records: counts.records)
-            try reader.forEachEntry { entry in
+            try reader.forEachEntry(readingAhead: true) { entry in
                 counts.records += 1
                 lines += 1
                 if counts.records & 0x3FFF == 0 {

@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import Foundation
 import Testing
 
 @Suite struct EventLogReaderTests {
@@ -39,6 +40,81 @@ import Testing
         #expect(notJSON.line == 6)
         #expect(notJSON.reason.hasPrefix("not valid JSON: "))
         #expect(notJSON.description.hasPrefix("\(path):6: not valid JSON: "))
+    }
+
+    /// The entries of `path`, read as each way reads them, and the error that ended reading.
+    private func entries(
+        _ path: String, readingAhead: Bool, maxLineLength: Int
+    ) throws -> (entries: [LogEntry], error: EventLogError?, bytesRead: Int64) {
+        let reader = try EventLogReader(
+            path: path, configuration: LineReaderConfiguration(maxLineLength: maxLineLength))
+        var entries: [LogEntry] = []
+        do {
+            try reader.forEachEntry(readingAhead: readingAhead) { entries.append($0) }
+        } catch let error as EventLogError {
+            return (entries, error, reader.bytesRead)
+        }
+        return (entries, nil, reader.bytesRead)
+    }
+
+    /// Lines of every kind, many blocks' worth: records with attributes of varying length,
+    /// blank lines, rejected lines and lines too long for a limit of 2,000 bytes.
+    private static let mixedLog: String = (0..<6_000).map { index in
+        switch index % 13 {
+        case 3: ""
+        case 7: "{\"ts\":\(index),\"instrument\":\"i\(index % 50)\",\"tracker\":true}"
+        case 11: "not json \(index)"
+        case 12 where index % 5 == 0: "{\"ts\":\(index),\"pad\":\"" + String(repeating: "y", count: 2_500) + "\"}"
+        default:
+            "{\"ts\":\(index),\"instrument\":\"i\(index % 50)\",\"tracker\":\(index % 3),\"action\":\"Ping\","
+                + "\"attrs\":{\"n\":\(index),\"s\":\"" + String(repeating: "x", count: index % 300) + "\"}}"
+        }
+    }.joined(separator: "\n")
+
+    @Test func readingAheadGivesTheSameEntriesInTheSameOrder() throws {
+        let directory = try TemporaryDirectory()
+        let compressed = try gzip(Data(Self.mixedLog.utf8))
+        let path = try directory.write(compressed, to: "a.jsonl.gz")
+        let plain = try directory.write(Self.mixedLog, to: "a.jsonl")
+        for file in [path, plain] {
+            let inLine = try entries(file, readingAhead: false, maxLineLength: 2_000)
+            let ahead = try entries(file, readingAhead: true, maxLineLength: 2_000)
+            #expect(inLine.error == nil && ahead.error == nil)
+            #expect(ahead.entries.count == (0..<6_000).count { $0 % 13 != 3 })  // all but the blank lines
+            #expect(ahead.entries == inLine.entries)
+            #expect(ahead.bytesRead == Int64(file == path ? compressed.count : Self.mixedLog.utf8.count))
+        }
+    }
+
+    @Test func readingAheadDeliversTheLinesBeforeDamageThenTheError() throws {
+        let directory = try TemporaryDirectory()
+        let compressed = try gzip(Data(Self.mixedLog.utf8), level: 1)
+        let path = try directory.write(compressed.prefix(compressed.count * 2 / 3), to: "cut.jsonl.gz")
+        let inLine = try entries(path, readingAhead: false, maxLineLength: 2_000)
+        let ahead = try entries(path, readingAhead: true, maxLineLength: 2_000)
+        let error = try #require(ahead.error)
+        #expect(error.kind == .truncatedGzip)
+        #expect(error == inLine.error)
+        #expect(ahead.entries.count > 2_000)
+        #expect(ahead.entries == inLine.entries)
+    }
+
+    @Test func aLineLargerThanABlockIsReadWhole() throws {
+        let directory = try TemporaryDirectory()
+        let large =
+            "{\"ts\":2,\"type\":\"app\",\"app\":\"" + String(repeating: "a", count: 300_000)
+            + "\",\"event\":\"didBecomeActive\"}"
+        let text = ["{\"ts\":1,\"instrument\":\"i\",\"tracker\":0,\"action\":\"Start\"}", large, "[1]"]
+            .joined(separator: "\n")
+        let path = try directory.write(try gzip(Data(text.utf8)), to: "large.jsonl.gz")
+        let ahead = try entries(path, readingAhead: true, maxLineLength: 400_000)
+        try #require(ahead.entries.count == 3)
+        #expect(ahead.entries == (try entries(path, readingAhead: false, maxLineLength: 400_000)).entries)
+        guard case .record(.app(let app), line: 2) = ahead.entries[1] else {
+            Issue.record("expected the large line's record: \(ahead.entries[1])")
+            return
+        }
+        #expect(app.app.utf8.count == 300_000)
     }
 
     @Test func rejectedLinesKeepTheirFirst200Bytes() {

@@ -1,0 +1,15 @@
+extension Array {
+    /// Reverses the elements in place, moving each once. `reverse()` copied each element and
+    /// destroyed the original (measured on records: a retain and a release of their packed
+    /// attributes each).
+    @inlinable
+    public mutating func reverseByMoving() {
+        withUnsafeMutableBufferPointer { buffer in
+            var (low, high) = (0, buffer.count - 1)
+            while low < high {
+                buffer.swapAt(low, high)
+                (low, high) = (low + 1, high - 1)
+            }
+        }
+    }
+}
