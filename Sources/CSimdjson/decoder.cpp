@@ -448,9 +448,25 @@ csj_status fail(error_code error, const char **message) noexcept {
     return CSJ_INVALID_JSON;
 }
 
+/// Marks every field of the record absent. A field the line has is then written whole
+/// (`read_element` and `read_value` reset the value they fill), so the rest of the record's
+/// 552 bytes need no clearing (measured: zeroing the whole record for every line was 3% of
+/// the reading thread's samples at 5M records).
+void clear(csj_record &record) noexcept {
+    for (csj_value *value : {&record.ts, &record.type, &record.instrument, &record.tracker, &record.action, &record.app,
+                             &record.name, &record.trigger, &record.event, &record.player, &record.progress,
+                             &record.error}) {
+        value->kind = CSJ_ABSENT;
+    }
+    record.attrs.kind = CSJ_ABSENT;
+    record.action_attrs.kind = CSJ_ABSENT;
+    record.meta.kind = CSJ_ABSENT;
+}
+static_assert(sizeof(csj_record) == 12 * sizeof(csj_value) + 3 * sizeof(csj_object), "clear() names every field");
+
 csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, size_t capacity,
                   csj_record &record, const char **message) {
-    record = csj_record{};
+    clear(record);
     decoder.attrs.clear();
     decoder.action_attrs.clear();
     decoder.meta.clear();
@@ -462,7 +478,7 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
         capacity = decoder.scratch.size();
     }
     if (decode_dom(decoder, bytes, length, record)) { return finish(decoder, record); }
-    record = csj_record{};
+    clear(record);
     decoder.attrs.clear();
     decoder.action_attrs.clear();
     decoder.meta.clear();

@@ -36,6 +36,12 @@ public final class RecordDecoder {
     public static let maxTracker = Int64(AVTRecord.trackerRange.upperBound)
 
     private var handle: OpaquePointer?
+    /// The parser's output, reused: making one for each line zeroed its 552 bytes.
+    private let raw: UnsafeMutablePointer<csj_record> = {
+        let raw = UnsafeMutablePointer<csj_record>.allocate(capacity: 1)
+        raw.initialize(to: csj_record())
+        return raw
+    }()
     private let texts = TextCache()
     /// The key numbers of the object being packed, kept between records for their storage.
     private var packingNumbers: [UInt32] = []
@@ -48,6 +54,7 @@ public final class RecordDecoder {
         if let handle {
             csj_decoder_destroy(handle)
         }
+        raw.deallocate()
     }
 
     /// Decodes a line from a ``LineReader``, in place.
@@ -65,10 +72,9 @@ public final class RecordDecoder {
             handle = csj_decoder_create()
         }
         guard let handle else { return .rejected(reason: "out of memory") }
-        var raw = csj_record()
         var message: UnsafePointer<CChar>?
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
-        let status = csj_decode(handle, base, bytes.count, max(readableCount, bytes.count), &raw, &message)
+        let status = csj_decode(handle, base, bytes.count, max(readableCount, bytes.count), raw, &message)
         switch status {
         case .CSJ_OK:
             return record(from: raw)
@@ -93,19 +99,19 @@ public final class RecordDecoder {
 
     // MARK: - Rules
 
-    private func record(from raw: csj_record) -> DecodedLine {
+    private func record(from raw: UnsafeMutablePointer<csj_record>) -> DecodedLine {
         let timestamp: Timestamp
-        switch RecordDecoder.timestamp(raw.ts) {
+        switch RecordDecoder.timestamp(raw.pointee.ts) {
         case .success(let value): timestamp = value
         case .failure(let rejection): return .rejected(reason: rejection.reason)
         }
 
         var type = RecordType.avt
-        switch raw.type.kind {
+        switch raw.pointee.type.kind {
         case .CSJ_ABSENT, .CSJ_NULL:
             break
         case .CSJ_STRING:
-            let name = string(raw.type)
+            let name = string(raw.pointee.type)
             guard let known = RecordType(rawValue: name) else {
                 return .rejected(reason: "unknown type \(RecordDecoder.quoted(name))")
             }
@@ -126,48 +132,49 @@ public final class RecordDecoder {
         }
     }
 
-    private func avt(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func avt(_ raw: UnsafeMutablePointer<csj_record>, at timestamp: Timestamp) -> Result<Record, Rejection> {
         Result { () throws(Rejection) -> AVTRecord in
             AVTRecord(
                 timestamp: timestamp,
-                instrument: try nonEmptyString(raw.instrument, field: "instrument").get(),
-                tracker: try Self.tracker(raw.tracker).get(),
-                action: try nonEmptyString(raw.action, field: "action").get(),
-                packedAttributes: try packed(raw.attrs, field: "attrs").get())
+                instrument: try nonEmptyString(raw.pointee.instrument, field: "instrument").get(),
+                tracker: try Self.tracker(raw.pointee.tracker).get(),
+                action: try nonEmptyString(raw.pointee.action, field: "action").get(),
+                packedAttributes: try packed(raw.pointee.attrs, field: "attrs").get())
         }.map(Record.avt)
     }
 
-    private func vp(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func vp(_ raw: UnsafeMutablePointer<csj_record>, at timestamp: Timestamp) -> Result<Record, Rejection> {
         Result { () throws(Rejection) -> VPRecord in
             VPRecord(
                 timestamp: timestamp,
-                app: try nonEmptyString(raw.app, field: "app").get(),
-                name: try nonEmptyString(raw.name, field: "name").get(),
-                packedAttributes: try packed(raw.attrs, field: "attrs").get(),
-                action: try oneOf(VPAction.self, raw.action, field: "action").get(),
-                trigger: try optionalString(raw.trigger, field: "trigger").get() ?? VPRecord.defaultTrigger,
-                packedActionAttributes: try packed(raw.action_attrs, field: "actionAttrs").get())
+                app: try nonEmptyString(raw.pointee.app, field: "app").get(),
+                name: try nonEmptyString(raw.pointee.name, field: "name").get(),
+                packedAttributes: try packed(raw.pointee.attrs, field: "attrs").get(),
+                action: try oneOf(VPAction.self, raw.pointee.action, field: "action").get(),
+                trigger: try optionalString(raw.pointee.trigger, field: "trigger").get() ?? VPRecord.defaultTrigger,
+                packedActionAttributes: try packed(raw.pointee.action_attrs, field: "actionAttrs").get())
         }.map(Record.vp)
     }
 
-    private func app(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func app(_ raw: UnsafeMutablePointer<csj_record>, at timestamp: Timestamp) -> Result<Record, Rejection> {
         Result { () throws(Rejection) -> AppRecord in
             AppRecord(
                 timestamp: timestamp,
-                app: try nonEmptyString(raw.app, field: "app").get(),
-                event: try oneOf(AppLifecycleEvent.self, raw.event, field: "event").get())
+                app: try nonEmptyString(raw.pointee.app, field: "app").get(),
+                event: try oneOf(AppLifecycleEvent.self, raw.pointee.event, field: "event").get())
         }.map(Record.app)
     }
 
-    private func marconi(_ raw: csj_record, at timestamp: Timestamp) -> Result<Record, Rejection> {
+    private func marconi(_ raw: UnsafeMutablePointer<csj_record>, at timestamp: Timestamp) -> Result<Record, Rejection>
+    {
         Result { () throws(Rejection) -> MarconiRecord in
             MarconiRecord(
                 timestamp: timestamp,
-                player: try nonEmptyString(raw.player, field: "player").get(),
-                event: try oneOf(MarconiEventKind.self, raw.event, field: "event").get(),
-                meta: try object(raw.meta, field: "meta").get(),
-                progress: try Self.optionalNumber(raw.progress, field: "progress").get(),
-                error: try optionalString(raw.error, field: "error").get())
+                player: try nonEmptyString(raw.pointee.player, field: "player").get(),
+                event: try oneOf(MarconiEventKind.self, raw.pointee.event, field: "event").get(),
+                meta: try object(raw.pointee.meta, field: "meta").get(),
+                progress: try Self.optionalNumber(raw.pointee.progress, field: "progress").get(),
+                error: try optionalString(raw.pointee.error, field: "error").get())
         }.map(Record.marconi)
     }
 
