@@ -46,35 +46,37 @@ public final class EventLogReader {
     }
 
     /// Reads the input to its end as ``forEachEntry(_:)`` does, with the same entries in the
-    /// same order; with `readingAhead`, a thread of its own reads, inflates and splits the
-    /// input into blocks of lines while this one decodes them and runs `body`.
+    /// same order; with a `thread`, that thread reads, inflates and splits the input into
+    /// blocks of lines while this one decodes them and runs `body`.
     ///
-    /// Only bytes cross between the threads: records are made, routed and released on the
-    /// threads that use them (measured: decoding on the replay's workers instead moved
-    /// records' strings and buffers between cores, and cost more than it saved).
+    /// Measured: inflating, decoding and routing records made the reading thread the replay
+    /// pipeline's longest stage, with its workers idle half the time. Only bytes cross
+    /// between the threads: records are made, routed and released on the threads that use
+    /// them (decoding on the replay's workers instead moved records' strings and buffers
+    /// between cores, and cost more than it saved).
     ///
     /// - Throws: ``EventLogError`` for a read error or a damaged gzip stream (after the
     ///   entries of all lines before the damage).
-    public func forEachEntry(readingAhead: Bool, _ body: (consuming LogEntry) -> Void) throws {
-        guard readingAhead else { return try forEachEntry(body) }
+    public func forEachEntry(readingAheadOn thread: ReadingThread?, _ body: (consuming LogEntry) -> Void) throws {
+        guard let thread else { return try forEachEntry(body) }
         let queue = LineBlockQueue()
         // Only the reading thread uses the line reader until it puts the end in the queue.
         nonisolated(unsafe) let lines = self.lines
-        let reading = Thread {
-            var block = queue.emptyBlock()
+        thread.run {
+            var block = LineBlock.spareOrNew()
             var failure: (any Error)?
             do {
                 try lines.forEachLine { event in
                     if !block.hasRoom(for: event) {
                         block.bytesRead = lines.bytesRead
                         queue.put(.block(block))
-                        block = queue.emptyBlock()
+                        block = LineBlock.spareOrNew()
                     }
                     block.append(event)
                     if block.isFull {
                         block.bytesRead = lines.bytesRead
                         queue.put(.block(block))
-                        block = queue.emptyBlock()
+                        block = LineBlock.spareOrNew()
                     }
                 }
             } catch {
@@ -84,8 +86,6 @@ public final class EventLogReader {
             if !block.isEmpty { queue.put(.block(block)) }
             queue.put(.end(error: failure))
         }
-        reading.name = "avt-replay.read"
-        reading.start()
         let file = displayName
         let maxLineLength = lines.maxLineLength
         while true {
@@ -93,7 +93,7 @@ public final class EventLogReader {
             case .block(let block):
                 bytesReadAhead = block.bytesRead
                 block.forEachLine { event in deliver(event, file: file, maxLineLength: maxLineLength, to: body) }
-                queue.recycle(block)
+                LineBlock.recycle(block)
             case .end(let error):
                 bytesReadAhead = nil
                 if let error { throw error }

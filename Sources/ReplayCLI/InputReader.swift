@@ -20,6 +20,8 @@ struct InputReader {
     var progress: ProgressLine?
     /// Bytes of the files read before the current one.
     var bytesBefore: Int64 = 0
+    /// Reads, inflates and splits each file while this thread decodes and routes its lines.
+    let readingThread = ReadingThread()
 
     /// Adds one record and hands the sessions it closed to the pipeline.
     mutating func add(_ record: consuming Record, at position: SourcePosition) {
@@ -42,7 +44,7 @@ struct InputReader {
         do {
             let reader = try EventLogReader(path: path)
             progress?.update(file: rank + 1, name: name, bytesDone: bytesBefore, records: counts.records)
-            try reader.forEachEntry(readingAhead: true) { entry in
+            try reader.forEachEntry(readingAheadOn: readingThread) { entry in
                 counts.records += 1
                 lines += 1
                 if counts.records & 0x3FFF == 0 {

@@ -50,7 +50,7 @@ import Testing
             path: path, configuration: LineReaderConfiguration(maxLineLength: maxLineLength))
         var entries: [LogEntry] = []
         do {
-            try reader.forEachEntry(readingAhead: readingAhead) { entries.append($0) }
+            try reader.forEachEntry(readingAheadOn: readingAhead ? ReadingThread() : nil) { entries.append($0) }
         } catch let error as EventLogError {
             return (entries, error, reader.bytesRead)
         }
