@@ -49,7 +49,7 @@ public final class EventLogReader {
     /// same order; with a `thread`, that thread reads, inflates and splits the input into
     /// blocks of lines while this one decodes them and runs `body`.
     ///
-    /// Measured: inflating, decoding and routing records made the reading thread the replay
+    /// Measured: inflating, decoding and routing records made the calling thread the replay
     /// pipeline's longest stage, with its workers idle half the time. Only bytes cross
     /// between the threads: records are made, routed and released on the threads that use
     /// them (decoding on the replay's workers instead moved records' strings and buffers
@@ -109,7 +109,7 @@ public final class EventLogReader {
         switch event {
         case .line(let line):
             // Consumed, so that the record is moved into the entry (measured: copying it was
-            // two atomic reference-count operations a record on the reading thread).
+            // two atomic reference-count operations a record on the decoding thread).
             let decoded = decoder.decode(line)
             switch consume decoded {
             case .record(let record):

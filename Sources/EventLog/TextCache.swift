@@ -104,7 +104,7 @@ final class TextCache {
     }
 
     /// Reads the string's bytes in place: `withUTF8` needs a mutable copy, a reference-count
-    /// operation per look-up on the reading thread.
+    /// operation per look-up on the decoding thread.
     private static func equal(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
         let same = string.utf8.withContiguousStorageIfAvailable { utf8 in
             guard utf8.count == bytes.count else { return false }

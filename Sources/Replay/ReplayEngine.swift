@@ -146,7 +146,7 @@ private struct PendingSession {
 
     /// Room made for a session's records with its first: grown from one, the array of a
     /// session of a hundred records was reallocated and copied seven times, cold, on the
-    /// reading thread (measured at 5M records, when a session's records have left the cache
+    /// main thread (measured at 5M records, when a session's records have left the cache
     /// long before the next arrives).
     static let initialCapacity = 32
 
@@ -173,7 +173,7 @@ private struct PendingSession {
     /// that came in replay order, as most do, are reversed in place rather than copied
     /// (measured: copying them, a retain of each of their strings and buffers, was 3% of a
     /// replay's time at a million records). The worker that replays the session does this,
-    /// not the reading thread, which has the most work of the three.
+    /// not the thread that routes records, which has the most work.
     consuming func entriesLastFirst() -> [(record: Record, position: SourcePosition)] {
         guard inReplayOrder else {
             return replayOrder.reversed().map { entries[$0] }

@@ -1,11 +1,11 @@
 import Foundation
 import Replay
 
-/// Replays closed sessions on worker threads while the main thread goes on reading, and
-/// writes their reports in closing order.
+/// Replays closed sessions on worker threads while the main thread goes on decoding and
+/// routing records, and writes their reports in closing order.
 ///
 /// Sessions are handed over in small batches through a queue of at most `maxBatchesQueued`
-/// batches (the reading thread waits when it is full), which bounds the memory the pipeline
+/// batches (the main thread waits when it is full), which bounds the memory the pipeline
 /// adds. Two workers replay batches; whichever finishes the batch that is next in order writes
 /// it, and any finished batches after it, so writing is ordered and never concurrent.
 /// Measured: replaying and encoding were two thirds of the work and reading one third, so one
@@ -13,7 +13,7 @@ import Replay
 /// with the length of the input (their malloc arenas), so the workers are few and the batches
 /// small (`scripts/memory-test.sh`).
 final class ReplayPipeline: @unchecked Sendable {
-    // Confinement: `batch` and `batchRecords` belong to the reading thread; everything else
+    // Confinement: `batch` and `batchRecords` belong to the main thread; everything else
     // is guarded by `condition`, except `reports` and `counts`, which only the thread that set
     // `isWriting` touches until it clears it.
     private let reports: ReportSet
