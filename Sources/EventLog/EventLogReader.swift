@@ -59,6 +59,8 @@ public final class EventLogReader {
     ///   entries of all lines before the damage).
     public func forEachEntry(readingAheadOn thread: ReadingThread?, _ body: (consuming LogEntry) -> Void) throws {
         guard let thread else { return try forEachEntry(body) }
+        let file = displayName
+        let maxLineLength = lines.maxLineLength
         let queue = LineBlockQueue()
         // Only the reading thread uses the line reader until it puts the end in the queue.
         nonisolated(unsafe) let lines = self.lines
@@ -86,8 +88,6 @@ public final class EventLogReader {
             if !block.isEmpty { queue.put(.block(block)) }
             queue.put(.end(error: failure))
         }
-        let file = displayName
-        let maxLineLength = lines.maxLineLength
         while true {
             switch queue.take() {
             case .block(let block):
