@@ -86,6 +86,29 @@ import Testing
         }
     }
 
+    @Test func oneReadingThreadReadsInputAfterInput() throws {
+        let directory = try TemporaryDirectory()
+        let thread = ReadingThread()
+        for index in 0..<3 {
+            let text = (0..<(700 * (index + 1))).map {
+                "{\"ts\":\($0),\"type\":\"app\",\"app\":\"a\(index)\",\"event\":\"didBecomeActive\"}"
+            }
+            .joined(separator: "\n")
+            let path = try directory.write(try gzip(Data(text.utf8)), to: "\(index).jsonl.gz")
+            let reader = try EventLogReader(path: path)
+            var entries: [LogEntry] = []
+            try reader.forEachEntry(readingAheadOn: thread) { entries.append($0) }
+            #expect(entries.count == 700 * (index + 1))
+            #expect(
+                entries.last
+                    == .record(
+                        .app(
+                            AppRecord(
+                                timestamp: Timestamp(milliseconds: Int64(700 * (index + 1) - 1)), app: "a\(index)",
+                                event: .didBecomeActive)), line: 700 * (index + 1)))
+        }
+    }
+
     @Test func readingAheadDeliversTheLinesBeforeDamageThenTheError() throws {
         let directory = try TemporaryDirectory()
         let compressed = try gzip(Data(Self.mixedLog.utf8), level: 1)
