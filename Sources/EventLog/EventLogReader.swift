@@ -66,26 +66,22 @@ public final class EventLogReader {
         nonisolated(unsafe) let lines = self.lines
         thread.run {
             var block = LineBlock.spareOrNew()
+            func handOver(last: Bool = false) {
+                block.bytesRead = lines.bytesRead
+                queue.put(.block(block))
+                if !last { block = LineBlock.spareOrNew() }
+            }
             var failure: (any Error)?
             do {
                 try lines.forEachLine { event in
-                    if !block.hasRoom(for: event) {
-                        block.bytesRead = lines.bytesRead
-                        queue.put(.block(block))
-                        block = LineBlock.spareOrNew()
-                    }
+                    if !block.hasRoom(for: event) { handOver() }
                     block.append(event)
-                    if block.isFull {
-                        block.bytesRead = lines.bytesRead
-                        queue.put(.block(block))
-                        block = LineBlock.spareOrNew()
-                    }
+                    if block.isFull { handOver() }
                 }
             } catch {
                 failure = error
             }
-            block.bytesRead = lines.bytesRead
-            if !block.isEmpty { queue.put(.block(block)) }
+            if block.isEmpty { LineBlock.recycle(block) } else { handOver(last: true) }
             queue.put(.end(error: failure))
         }
         while true {
