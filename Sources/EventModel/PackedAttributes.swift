@@ -78,12 +78,16 @@ public struct PackedAttributes: Hashable, Sendable {
         var packed = PackedAttributes()
         guard byteCount > 0 else { return packed }
         let size = headerSize + byteCount
-        packed.bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, initialized in
-            var writer = Writer(buffer: UnsafeMutableRawBufferPointer(buffer))
+        // Written in scratch memory (on the stack unless large), then copied into the array:
+        // `[UInt8](unsafeUninitializedCapacity:)` allocates through the standard library's
+        // unspecialised code, which looked the array type's metadata up on every record
+        // (measured: some 370 of the 615 instructions it took, 2.4% of a replay's).
+        packed.bytes = withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { scratch in
+            var writer = Writer(buffer: scratch)
             body(&writer)
             precondition(writer.offset == size, "packed entries differ from their announced size")
             writer.buffer.storeBytes(of: writer.numberBits.littleEndian, toByteOffset: 0, as: UInt64.self)
-            initialized = size
+            return [UInt8](UnsafeRawBufferPointer(scratch))
         }
         return packed
     }
