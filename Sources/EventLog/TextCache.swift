@@ -60,6 +60,7 @@ final class TextCache {
     /// slot is found by a digest of the length and the first and last eight bytes, and the
     /// name compared with a copy of its bytes, all in one block of memory (measured: a cache
     /// of attribute keys cost some 190 instructions an attribute, arrays of plain values 170).
+    @inline(__always)
     func keyNumber(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let length = bytes.count
         guard length > 0, length <= Self.maxNumberedName, let given = bytes.baseAddress else {
@@ -68,7 +69,7 @@ final class TextCache {
         let digest = Self.quickDigest(bytes)
         let slot = numberCache + (Int(truncatingIfNeeded: digest) & (Self.numberSlots - 1)) * Self.numberSlotSize
         if slot.load(as: UInt64.self) == digest, Int(slot.load(fromByteOffset: 12, as: UInt8.self)) == length,
-            memcmp(slot + 16, given, length) == 0
+            Self.same(slot + 16, given, count: length)
         {
             return slot.load(fromByteOffset: 8, as: UInt32.self)
         }
@@ -82,6 +83,7 @@ final class TextCache {
 
     /// A digest of the length and the first and last eight bytes (of every byte when fewer
     /// than eight): cheap for long values such as URLs; values it confuses only miss.
+    @inline(__always)
     private static func quickDigest(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
         var digest = UInt64(bytes.count) &* 0x9e37_79b9_7f4a_7c15
         if bytes.count >= 8 {
@@ -103,14 +105,45 @@ final class TextCache {
         return digest
     }
 
+    /// Whether `count` bytes at `lhs` and `rhs` are the same. Names and ids are short, and a
+    /// call to `memcmp` cost more than comparing them here, eight bytes at a time with the
+    /// last eight read again where they overlap (measured: `memcmp` was 5% of the decoding
+    /// thread's time at 5M records).
+    @inline(__always)
+    private static func same(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+        guard count >= 8 else {
+            var offset = 0
+            while offset < count {
+                if lhs.load(fromByteOffset: offset, as: UInt8.self) != rhs.load(fromByteOffset: offset, as: UInt8.self)
+                {
+                    return false
+                }
+                offset += 1
+            }
+            return true
+        }
+        guard count <= 64 else { return memcmp(lhs, rhs, count) == 0 }
+        var offset = 0
+        while offset + 8 < count {
+            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            {
+                return false
+            }
+            offset += 8
+        }
+        return lhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+            == rhs.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+    }
+
     /// Reads the string's bytes in place: `withUTF8` needs a mutable copy, a reference-count
     /// operation per look-up on the decoding thread.
     private static func equal(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        let same = string.utf8.withContiguousStorageIfAvailable { utf8 in
+        let isSame = string.utf8.withContiguousStorageIfAvailable { utf8 in
             guard utf8.count == bytes.count else { return false }
             guard let stored = utf8.baseAddress, let given = bytes.baseAddress else { return true }
-            return memcmp(stored, given, bytes.count) == 0
+            return same(stored, given, count: bytes.count)
         }
-        return same ?? string.utf8.elementsEqual(bytes)
+        return isSame ?? string.utf8.elementsEqual(bytes)
     }
 }
