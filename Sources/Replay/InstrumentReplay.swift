@@ -45,7 +45,10 @@ struct InstrumentReplay {
     mutating func replay(_ record: AVTRecord) {
         let tracker = trackers[record.tracker]
         tracker.load(record.packedAttributes)
-        let outcome = instrument.emit(action(named: record.action), trackerID: record.tracker, at: record.timestamp)
+        // Found before the call: found in its arguments, a mutating look-up made the compiler
+        // retain the instrument for the call (measured: 1.6 atomic operations a record).
+        let action = action(named: record.action)
+        let outcome = instrument.emit(action, trackerID: record.tracker, at: record.timestamp)
         // Consumed, so that the event is moved out of the outcome rather than copied.
         switch consume outcome {
         case .accepted(let event, let metrics):
