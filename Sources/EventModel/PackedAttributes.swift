@@ -237,7 +237,7 @@ public struct PackedAttributes: Hashable, Sendable {
         var name = key.rawValue
         return name.withUTF8 { name in
             let name = UnsafeRawBufferPointer(name)
-            return value { tag, bytes in tag & 1 == 0 && bytes.count == name.count && Self.equal(bytes, name) }
+            return value { tag, bytes in tag & 1 == 0 && sameBytes(bytes, name) }
         }
     }
 
@@ -329,24 +329,6 @@ public struct PackedAttributes: Hashable, Sendable {
         let field = UnsafeRawBufferPointer(rebasing: buffer[offset..<offset + count])
         offset += count
         return field
-    }
-
-    /// Whether two byte strings of the same length are the same, compared eight at a time.
-    private static func equal(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset + 8 <= lhs.count {
-            if lhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-                != rhs.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            {
-                return false
-            }
-            offset += 8
-        }
-        while offset < lhs.count {
-            if lhs[offset] != rhs[offset] { return false }
-            offset += 1
-        }
-        return true
     }
 
     private static func fixed(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
