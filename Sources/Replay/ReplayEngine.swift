@@ -169,22 +169,23 @@ private struct PendingSession {
         replayOrder.map { entries[$0] }
     }
 
-    /// The entries, last first in replay order: a replay takes them from the end. Entries
-    /// that came in replay order, as most do, are reversed in place rather than copied
-    /// (measured: copying them, a retain of each of their strings and buffers, was 3% of a
-    /// replay's time at a million records). The worker that replays the session does this,
-    /// not the thread that routes records, which has the most work.
+    /// The entries, last first in replay order: a replay takes them from the end. They are
+    /// put in that order in place, moved rather than copied: entries that came in replay
+    /// order, as most do, reversed, the others sorted (measured: copying them, a retain of
+    /// each of their strings and buffers, was 3% of a replay's time at a million records,
+    /// and at five million, where they are cold by then, the copies of the sorted ones alone
+    /// were 2% of a worker's samples). The worker that replays the session does this, not
+    /// the thread that routes records, which has the most work.
     consuming func entriesLastFirst() -> [(record: Record, position: SourcePosition)] {
-        guard inReplayOrder else {
-            return replayOrder.reversed().map { entries[$0] }
+        if inReplayOrder {
+            entries.reverseByMoving()
+        } else {
+            entries.sort { ($0.record.timestamp, $0.position) > ($1.record.timestamp, $1.position) }
         }
-        entries.reverseByMoving()
         return entries
     }
 
-    /// The indices of the entries in replay order: by time, ties by position. Most sessions
-    /// arrive in that order already; the others are sorted by index, so that records are
-    /// copied once.
+    /// The indices of the entries in replay order: by time, ties by position.
     private var replayOrder: [Int] {
         guard !inReplayOrder else { return Array(entries.indices) }
         return entries.indices.sorted {
