@@ -69,6 +69,18 @@ public struct PackedAttributes: Hashable, Sendable {
     /// Whether there are none.
     public var isEmpty: Bool { bytes.isEmpty }
 
+    /// Calls `body` with the packed bytes, for storage in the same process (see
+    /// ``init(packedBytes:)``).
+    public func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+        try bytes.withUnsafeBytes(body)
+    }
+
+    /// Attributes from bytes ``withPackedBytes(_:)`` gave, in the same process.
+    public init(packedBytes: UnsafeRawBufferPointer) {
+        guard !packedBytes.isEmpty else { return }
+        bytes = [UInt8](packedBytes)
+    }
+
     // MARK: Packing entries one by one
 
     /// Packs entries that take `byteCount` bytes (the sum of their

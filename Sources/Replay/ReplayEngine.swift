@@ -100,7 +100,7 @@ public struct ReplayEngine {
         sessions.sorted {
             CloseCandidate(latest: $0.value.latest, key: $0.key) < CloseCandidate(latest: $1.value.latest, key: $1.key)
         }
-        .flatMap { $0.value.ordered }
+        .flatMap { $0.value.ordered(instrument: $0.key.id) }
     }
 
     /// Sets the watermark, as a run that resumes an earlier one must after ``restore(_:at:)``.
@@ -135,10 +135,16 @@ public struct ReplayEngine {
     }
 }
 
-/// The records of a session not closed yet, each with its position, in arrival order.
+/// The records of a session not closed yet, each with its position, in arrival order: an
+/// instrument's in an ``AVTRecordLog``, the others as they are.
 private struct PendingSession {
+    var avtRecords = AVTRecordLog()
     var entries: [(record: Record, position: SourcePosition)] = []
+    /// The earliest and the latest time of its records.
+    var earliest = Timestamp(milliseconds: 0)
     var latest = Timestamp(milliseconds: 0)
+    /// The position of the record added last.
+    var lastPosition = SourcePosition(fileRank: 0, line: 0)
     /// Whether every record came after the one before in replay order.
     var inReplayOrder = true
     /// The highest tracker id of its OpenAVT records.
@@ -150,23 +156,37 @@ private struct PendingSession {
     /// the one reading thread: 1M records 1.39 s -> 1.30 s).
     static let initialCapacity = 32
 
+    /// How many records it has.
+    var count: Int { avtRecords.count + entries.count }
+
     /// Adds a record; returns whether it is the session's first.
     mutating func add(_ record: consuming Record, at position: SourcePosition) -> Bool {
-        let isFirst = entries.isEmpty
-        if isFirst { entries.reserveCapacity(Self.initialCapacity) }
-        if isFirst || record.timestamp > latest {
-            latest = record.timestamp
-        } else if inReplayOrder, (record.timestamp, position) < (latest, entries[entries.count - 1].position) {
-            inReplayOrder = false
+        let isFirst = count == 0
+        let timestamp = record.timestamp
+        if isFirst {
+            (earliest, latest) = (timestamp, timestamp)
+        } else if timestamp > latest {
+            latest = timestamp
+        } else {
+            earliest = min(earliest, timestamp)
+            if inReplayOrder, (timestamp, position) < (latest, lastPosition) { inReplayOrder = false }
         }
-        if case .avt(let avt) = record, avt.tracker > maxTracker { maxTracker = avt.tracker }
-        entries.append((record, position))
+        lastPosition = position
+        if case .avt(let avt) = record {
+            maxTracker = max(maxTracker, avt.tracker)
+            avtRecords.append(avt, at: position)
+        } else {
+            if isFirst { entries.reserveCapacity(Self.initialCapacity) }
+            entries.append((record, position))
+        }
         return isFirst
     }
 
     /// The records and their positions in replay order.
-    var ordered: [(record: Record, position: SourcePosition)] {
-        replayOrder.map { entries[$0] }
+    func ordered(instrument: String) -> [(record: Record, position: SourcePosition)] {
+        var ordered = replayOrder.map { entries[$0] }
+        avtRecords.forEach(inReplayOrder: inReplayOrder, instrument: instrument) { ordered.append((.avt($0), $1)) }
+        return ordered
     }
 
     /// The entries, last first in replay order: a replay takes them from the end. They are
@@ -223,7 +243,7 @@ public struct ClosedSession: Sendable {
     /// The records as they arrived, put in replay order by the worker that replays them.
     private var records: PendingSession
     /// How many records it has.
-    public var recordCount: Int { records.entries.count }
+    public var recordCount: Int { records.count }
     private let options: ReplayOptions
 
     fileprivate init(
@@ -245,19 +265,20 @@ public struct ClosedSession: Sendable {
     public consuming func replay() -> SessionReport {
         var session = PendingSession()
         swap(&session, &records)
-        let maxTracker = session.maxTracker
-        var pending = (consume session).entriesLastFirst()
-        let scope = String(pending.last?.record.timestamp.milliseconds ?? 0)
+        let scope = String(session.earliest.milliseconds)
         var report = SessionReport(key: key, closing: closing)
-        report.firstTimestamp = pending.last?.record.timestamp
-        report.lastTimestamp = pending.first?.record.timestamp
+        if session.count > 0 {
+            report.firstTimestamp = session.earliest
+            report.lastTimestamp = session.latest
+        }
         report.closeSequence = sequence
+        let (avtRecords, maxTracker) = (session.avtRecords, session.maxTracker)
+        let inReplayOrder = session.inReplayOrder
+        var pending = (consume session).entriesLastFirst()
         switch key.system {
         case .openavt:
             var replay = InstrumentReplay(id: key.id, scope: scope, maxTracker: maxTracker, options: options)
-            while let (record, _) = pending.popLast() {
-                if case .avt(let avt) = consume record { replay.replay(avt) }
-            }
+            avtRecords.forEach(inReplayOrder: inReplayOrder, instrument: key.id) { record, _ in replay.replay(record) }
             replay.instrument.shutdown()
             report.playbacks = replay.summaries.map { summary in
                 var summary = summary
