@@ -46,6 +46,9 @@ public final class RecordDecoder {
     /// The key numbers of the object being packed, kept between records for their storage.
     private var packingNumbers: [UInt32] = []
     private var scratch: [UInt8] = []
+    /// The attributes of the last OpenAVT record, whose memory packs the next one's once
+    /// the record is released (``EventModel/PackedAttributes/pack(byteCount:reusing:_:)``).
+    private var lastAVTAttributes = PackedAttributes()
 
     /// Creates a decoder; its parser is allocated on first use.
     public init() {}
@@ -139,7 +142,7 @@ public final class RecordDecoder {
                 instrument: try nonEmptyString(raw.pointee.instrument, field: "instrument").get(),
                 tracker: try Self.tracker(raw.pointee.tracker).get(),
                 action: try nonEmptyString(raw.pointee.action, field: "action").get(),
-                packedAttributes: try packed(raw.pointee.attrs, field: "attrs").get())
+                packedAttributes: try packed(raw.pointee.attrs, field: "attrs", reusing: &lastAVTAttributes).get())
         }.map(Record.avt)
     }
 
@@ -314,6 +317,14 @@ public final class RecordDecoder {
     /// straight from the parser's entries, without a dictionary; any other goes through
     /// ``object(_:field:)``.
     private func packed(_ raw: csj_object, field: String) -> Result<PackedAttributes, Rejection> {
+        var storage = PackedAttributes()
+        return packed(raw, field: field, reusing: &storage)
+    }
+
+    /// As ``packed(_:field:)``, in `storage`'s memory when it can be reused.
+    private func packed(_ raw: csj_object, field: String, reusing storage: inout PackedAttributes)
+        -> Result<PackedAttributes, Rejection>
+    {
         guard raw.kind == .CSJ_OBJECT, let entries = raw.entries, raw.count > 0,
             raw.count <= Self.maxPackedDirectly
         else {
@@ -350,7 +361,7 @@ public final class RecordDecoder {
                 isString: entry.value.kind == .CSJ_STRING)
             packingNumbers[index] = number
         }
-        let attributes = PackedAttributes.pack(byteCount: size) { writer in
+        let attributes = PackedAttributes.pack(byteCount: size, reusing: &storage) { writer in
             for index in 0..<raw.count {
                 let entry = entries[index]
                 let number = packingNumbers[index]

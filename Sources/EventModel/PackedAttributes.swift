@@ -77,8 +77,20 @@ public struct PackedAttributes: Hashable, Sendable {
 
     /// Attributes from bytes ``withPackedBytes(_:)`` gave, in the same process.
     public init(packedBytes: UnsafeRawBufferPointer) {
-        guard !packedBytes.isEmpty else { return }
-        bytes = [UInt8](packedBytes)
+        replace(withPackedBytes: packedBytes)
+    }
+
+    /// Makes these the attributes of bytes ``withPackedBytes(_:)`` gave, in the same
+    /// process, copied into the memory these took when nothing else holds it and they fit.
+    public mutating func replace(withPackedBytes packedBytes: UnsafeRawBufferPointer) {
+        // Memory much larger than needed is not kept for every later record (it would be,
+        // when the storage is shared and the array copies it with its capacity).
+        if bytes.capacity >= packedBytes.count && bytes.capacity <= 2 * packedBytes.count + 64 {
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: packedBytes)
+        } else {
+            bytes = [UInt8](packedBytes)
+        }
     }
 
     // MARK: Packing entries one by one
@@ -88,21 +100,35 @@ public struct PackedAttributes: Hashable, Sendable {
     /// storage of exactly that size. The caller keeps keys unique.
     public static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
         var packed = PackedAttributes()
-        guard byteCount > 0 else { return packed }
+        return pack(byteCount: byteCount, reusing: &packed, body)
+    }
+
+    /// Packs as ``pack(byteCount:_:)`` does, into `storage`'s memory when nothing else holds
+    /// it and it fits, and returns `storage`. A decoder that keeps the attributes of its last
+    /// record packs the next record's in the same memory once that record has been stored
+    /// and released (measured: without an allocation and a free for each record on the
+    /// thread that routes them, five million records took 11.5 s of CPU instead of 12.5).
+    public static func pack(byteCount: Int, reusing storage: inout PackedAttributes, _ body: (inout Writer) -> Void)
+        -> PackedAttributes
+    {
+        guard byteCount > 0 else {
+            storage = PackedAttributes()
+            return storage
+        }
         let size = headerSize + byteCount
         // Written in scratch memory (on the stack unless large), then copied into the array:
         // `[UInt8](unsafeUninitializedCapacity:)` allocates through the standard library's
         // unspecialised code, which looked the array type's metadata up on every record
         // (measured: the allocation took 615 instructions a record, 2.4% of a replay's; this
         // way some 280).
-        packed.bytes = withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { scratch in
+        withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { scratch in
             var writer = Writer(buffer: scratch)
             body(&writer)
             precondition(writer.offset == size, "packed entries differ from their announced size")
             writer.buffer.storeBytes(of: writer.numberBits.littleEndian, toByteOffset: 0, as: UInt64.self)
-            return [UInt8](UnsafeRawBufferPointer(scratch))
+            storage.replace(withPackedBytes: UnsafeRawBufferPointer(scratch))
         }
-        return packed
+        return storage
     }
 
     /// Writes entries into the storage of ``pack(byteCount:_:)``.

@@ -22,6 +22,14 @@ public struct SuppliedAttributes: Sendable {
         self.packed = packed
     }
 
+    /// Makes these the attributes of a record's packed bytes
+    /// (``EventModel/PackedAttributes/withPackedBytes(_:)``), in the memory of the ones they
+    /// replace when no event holds those any more.
+    public mutating func replace(withPackedBytes bytes: UnsafeRawBufferPointer) {
+        hidden = []
+        packed.replace(withPackedBytes: bytes)
+    }
+
     /// The value of an attribute, or `nil` when it is not supplied.
     public subscript(key: AttributeKey) -> AttributeValue? {
         if !hidden.isEmpty, hidden.contains(key) { return nil }

@@ -7,8 +7,8 @@ import EventModel
 /// own, allocated by the thread that routes records in the order they arrived from every
 /// session, and freed by the worker that replays them: with millions of records the worker's
 /// first touch of each missed the cache. Here a session's records lie together and the
-/// worker reads them in order; it copies each record's attributes into an object it
-/// allocates and frees itself.
+/// worker reads them in order; it copies each record's attributes into the memory its
+/// tracker held the tracker's last ones in (``ReplayTracker/load(packedBytes:)``).
 ///
 /// An entry is an ``EntryHeader`` (unaligned) followed by the packed attributes' bytes. The
 /// instrument is the session's, and each action name is stored once.
@@ -62,36 +62,46 @@ struct AVTRecordLog {
         return UInt32(lastAction)
     }
 
-    /// Calls `body` with each record of `instrument` and its position, in replay order: by
-    /// time, ties by position. `inReplayOrder` says the records were appended in that order
-    /// (as most sessions' are), so that they need no sorting.
-    func forEach(
-        inReplayOrder: Bool, instrument: String, _ body: (consuming AVTRecord, SourcePosition) -> Void
-    ) {
+    /// One record as the log holds it, valid during the call that gives it.
+    struct Entry {
+        var timestamp: Timestamp
+        var tracker: Int
+        var action: String
+        var position: SourcePosition
+        /// The bytes of its packed attributes (``EventModel/PackedAttributes/withPackedBytes(_:)``).
+        var attributes: UnsafeRawBufferPointer
+
+        /// The record, of `instrument`.
+        func record(instrument: String) -> AVTRecord {
+            AVTRecord(
+                timestamp: timestamp, instrument: instrument, tracker: tracker, action: action,
+                packedAttributes: PackedAttributes(packedBytes: attributes))
+        }
+    }
+
+    /// Calls `body` with each record, in replay order: by time, ties by position.
+    /// `inReplayOrder` says the records were appended in that order (as most sessions' are),
+    /// so that they need no sorting.
+    func forEach(inReplayOrder: Bool, _ body: (Entry) -> Void) {
         bytes.withUnsafeBytes { buffer in
-            func entry(at offset: Int) -> (AVTRecord, SourcePosition) {
+            func entry(at offset: Int) -> Entry {
                 let header = buffer.loadUnaligned(fromByteOffset: offset, as: EntryHeader.self)
                 let start = offset + MemoryLayout<EntryHeader>.size
-                let attributes = UnsafeRawBufferPointer(
-                    rebasing: buffer[start..<start + Int(header.attributesByteCount)])
-                let record = AVTRecord(
-                    timestamp: Timestamp(milliseconds: header.timestamp), instrument: instrument,
-                    tracker: Int(header.tracker), action: actions[Int(header.action)],
-                    packedAttributes: PackedAttributes(packedBytes: attributes))
-                return (record, SourcePosition(fileRank: Int(header.fileRank), line: Int(header.line)))
+                return Entry(
+                    timestamp: Timestamp(milliseconds: header.timestamp), tracker: Int(header.tracker),
+                    action: actions[Int(header.action)],
+                    position: SourcePosition(fileRank: Int(header.fileRank), line: Int(header.line)),
+                    attributes: UnsafeRawBufferPointer(
+                        rebasing: buffer[start..<start + Int(header.attributesByteCount)]))
             }
             guard inReplayOrder else {
-                for offset in Self.sortedOffsets(buffer) {
-                    let (record, position) = entry(at: offset)
-                    body(record, position)
-                }
+                for offset in Self.sortedOffsets(buffer) { body(entry(at: offset)) }
                 return
             }
             var offset = 0
             while offset < buffer.count {
-                let (record, position) = entry(at: offset)
+                body(entry(at: offset))
                 offset = Self.next(after: offset, in: buffer)
-                body(record, position)
             }
         }
     }

@@ -42,9 +42,9 @@ struct InstrumentReplay {
         instrument.ready()
     }
 
-    mutating func replay(_ record: AVTRecord) {
+    mutating func replay(_ record: AVTRecordLog.Entry) {
         let tracker = trackers[record.tracker]
-        tracker.load(record.packedAttributes)
+        tracker.load(packedBytes: record.attributes)
         // Found before the call: found in its arguments, a mutating look-up made the compiler
         // retain the instrument for the call (measured: 1.6 atomic operations a record).
         let action = action(named: record.action)

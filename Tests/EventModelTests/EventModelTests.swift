@@ -140,6 +140,24 @@ struct PackedAttributesTests {
         #expect(PackedAttributes(other) != PackedAttributes(sample))
     }
 
+    /// Replacing attributes with packed bytes reuses their memory only where no copy sees it.
+    @Test func replacingWithPackedBytesLeavesCopiesAlone() {
+        let second: Attributes = ["title": "B", "position": 2.5]
+        let secondBytes = PackedAttributes(second).withPackedBytes { Array($0) }
+        var packed = PackedAttributes(sample)
+        let kept = packed
+        secondBytes.withUnsafeBytes { packed.replace(withPackedBytes: $0) }
+        #expect(packed.unpacked() == second)
+        #expect(kept.unpacked() == sample)
+        // Unshared, and then with fewer bytes, and none.
+        PackedAttributes(["a": 1]).withPackedBytes { packed.replace(withPackedBytes: $0) }
+        #expect(packed.unpacked() == ["a": 1])
+        #expect(packed == PackedAttributes(["a": 1]))
+        PackedAttributes().withPackedBytes { packed.replace(withPackedBytes: $0) }
+        #expect(packed.isEmpty)
+        #expect(PackedAttributes(packedBytes: UnsafeRawBufferPointer(start: nil, count: 0)).isEmpty)
+    }
+
     @Test func readsOneAttributeWithoutUnpacking() {
         let packed = PackedAttributes(sample)
         for (key, value) in sample {

@@ -20,7 +20,7 @@ struct AVTRecordLogTests {
 
     private func replayed(_ log: AVTRecordLog, inReplayOrder: Bool) -> [(AVTRecord, SourcePosition)] {
         var records: [(AVTRecord, SourcePosition)] = []
-        log.forEach(inReplayOrder: inReplayOrder, instrument: "player-1") { records.append(($0, $1)) }
+        log.forEach(inReplayOrder: inReplayOrder) { records.append(($0.record(instrument: "player-1"), $0.position)) }
         return records
     }
 

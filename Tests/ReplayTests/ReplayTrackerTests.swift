@@ -85,4 +85,29 @@ struct ReplayTrackerTests {
         #expect(load["title"] == nil)
         #expect(load["duration"] == 61)
     }
+
+    /// Loading a record's packed bytes reuses the memory of the last ones, but never under an
+    /// event that still holds them.
+    @Test func anEventKeepsItsAttributesWhenTheNextRecordIsLoadedAsBytes() {
+        let instrument = Instrument(id: "i", hub: HubCore(), backend: SilentBackend())
+        let tracker = ReplayTracker()
+        instrument.addTracker(tracker)
+        instrument.ready()
+        let records: [Attributes] = [["title": "A", "duration": 60], ["title": "B", "duration": 61], ["title": "C"]]
+        var events: [Event] = []
+        for (index, (attributes, action)) in zip(records, [Action.mediaRequest, .streamLoad, .start]).enumerated() {
+            PackedAttributes(attributes).withPackedBytes { tracker.load(packedBytes: $0) }
+            guard
+                case .accepted(let event, _) = instrument.emit(
+                    action, trackerID: 0, at: Timestamp(milliseconds: Int64(index)))
+            else {
+                Issue.record("\(action.name) was not accepted")
+                return
+            }
+            events.append(event)
+        }
+        #expect(events.map { $0["title"] } == ["A", "B", "C"])
+        #expect(events.map { $0["duration"] } == [60, 61, nil])
+        #expect(tracker.latest == ["title": "C"])
+    }
 }
