@@ -180,12 +180,7 @@ public struct PackedAttributes: Hashable, Sendable {
         }
 
         private mutating func writeVarint(_ value: UInt) {
-            var rest = value
-            while rest >= 0x80 {
-                writeByte(UInt8(truncatingIfNeeded: rest) | 0x80)
-                rest >>= 7
-            }
-            writeByte(UInt8(rest))
+            LEB128.write(value, into: buffer, at: &offset)
         }
 
         private mutating func write(_ data: UnsafeRawBufferPointer) {
@@ -214,8 +209,9 @@ public struct PackedAttributes: Hashable, Sendable {
     /// takes a length prefix too), 8 for a number, 0 for a Boolean.
     public static func packedSize(keyNumber: UInt32, nameBytes: Int, valueBytes: Int, isString: Bool) -> Int {
         let keySize =
-            keyNumber != 0 ? varintSize(UInt(keyNumber) << 1 | 1) : varintSize(UInt(nameBytes) << 1) + nameBytes
-        return keySize + 1 + valueBytes + (isString ? varintSize(UInt(valueBytes)) : 0)
+            keyNumber != 0
+            ? LEB128.size(of: UInt(keyNumber) << 1 | 1) : LEB128.size(of: UInt(nameBytes) << 1) + nameBytes
+        return keySize + 1 + valueBytes + (isString ? LEB128.size(of: UInt(valueBytes)) : 0)
     }
 
     /// The number of the attribute name spelt by `name` (UTF-8) in the process's table of
@@ -225,16 +221,6 @@ public struct PackedAttributes: Hashable, Sendable {
         guard name.count <= PackedKeyTable.maxNameLength else { return 0 }
         let text = String(decoding: name, as: UTF8.self)
         return PackedKeyTable.number(for: text, digest: fnv1a(text))
-    }
-
-    private static func varintSize(_ value: UInt) -> Int {
-        var size = 1
-        var rest = value >> 7
-        while rest > 0 {
-            size += 1
-            rest >>= 7
-        }
-        return size
     }
 
     // MARK: Unpacking
@@ -284,7 +270,7 @@ public struct PackedAttributes: Hashable, Sendable {
         bytes.withUnsafeBytes { buffer in
             var offset = buffer.isEmpty ? 0 : Self.headerSize
             while offset < buffer.count {
-                let tag = Self.varint(buffer, &offset)
+                let tag = LEB128.read(buffer, at: &offset)
                 var name = UnsafeRawBufferPointer(start: nil, count: 0)
                 if tag & 1 == 0 { name = Self.bytes(buffer, count: Int(tag >> 1), &offset) }
                 let found = matches(tag, name)
@@ -292,7 +278,7 @@ public struct PackedAttributes: Hashable, Sendable {
                 offset += 1
                 switch kind {
                 case .string:
-                    let text = Self.bytes(buffer, count: Int(Self.varint(buffer, &offset)), &offset)
+                    let text = Self.bytes(buffer, count: Int(LEB128.read(buffer, at: &offset)), &offset)
                     if found { return .string(String(decoding: text, as: UTF8.self)) }
                 case .int:
                     let number = Self.fixed(buffer, &offset)
@@ -327,7 +313,7 @@ public struct PackedAttributes: Hashable, Sendable {
         bytes.withUnsafeBytes { buffer in
             var offset = buffer.isEmpty ? 0 : Self.headerSize
             while offset < buffer.count {
-                let tag = Self.varint(buffer, &offset)
+                let tag = LEB128.read(buffer, at: &offset)
                 let key: Key =
                     tag & 1 == 1
                     ? .number(UInt32(truncatingIfNeeded: tag >> 1))
@@ -335,7 +321,8 @@ public struct PackedAttributes: Hashable, Sendable {
                 let kind = Kind(rawValue: buffer[offset]) ?? .false
                 offset += 1
                 switch kind {
-                case .string: body(key, .string(Self.bytes(buffer, count: Int(Self.varint(buffer, &offset)), &offset)))
+                case .string:
+                    body(key, .string(Self.bytes(buffer, count: Int(LEB128.read(buffer, at: &offset)), &offset)))
                 case .int: body(key, .scalar(.int(Int64(bitPattern: Self.fixed(buffer, &offset)))))
                 case .double: body(key, .scalar(.double(Double(bitPattern: Self.fixed(buffer, &offset)))))
                 case .false: body(key, .scalar(.bool(false)))
@@ -346,19 +333,6 @@ public struct PackedAttributes: Hashable, Sendable {
     }
 
     // MARK: Encoding
-
-    @inline(__always)
-    private static func varint(_ buffer: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt {
-        var value: UInt = 0
-        var shift: UInt = 0
-        while true {
-            let byte = buffer[offset]
-            offset += 1
-            value |= UInt(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-    }
 
     @inline(__always)
     private static func bytes(_ buffer: UnsafeRawBufferPointer, count: Int, _ offset: inout Int)

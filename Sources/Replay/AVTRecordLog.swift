@@ -22,14 +22,51 @@ struct AVTRecordLog {
     /// How many records it holds.
     private(set) var count = 0
 
-    /// The fixed part of an entry.
+    /// The part of an entry before the attributes: the timestamp in 8 bytes, then the file
+    /// rank, line, tracker, action index and the attributes' byte count as LEB128 varints of
+    /// their bit patterns (measured: 15 bytes or so a record, where fixed-width fields took 40).
     private struct EntryHeader {
         var timestamp: Int64
-        var fileRank: Int64
-        var line: Int64
-        var tracker: Int64
-        var action: UInt32
-        var attributesByteCount: UInt32
+        var fileRank: Int
+        var line: Int
+        var tracker: Int
+        var action: Int
+        var attributesByteCount: Int
+
+        /// The most bytes a header takes.
+        static let maxSize = 8 + 5 * LEB128.maxSize
+
+        /// Writes the header at the start of `buffer`; returns its size.
+        func write(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+            buffer.storeBytes(of: timestamp.littleEndian, as: Int64.self)
+            var offset = 8
+            LEB128.write(UInt(bitPattern: fileRank), into: buffer, at: &offset)
+            LEB128.write(UInt(bitPattern: line), into: buffer, at: &offset)
+            LEB128.write(UInt(bitPattern: tracker), into: buffer, at: &offset)
+            LEB128.write(UInt(bitPattern: action), into: buffer, at: &offset)
+            LEB128.write(UInt(bitPattern: attributesByteCount), into: buffer, at: &offset)
+            return offset
+        }
+
+        /// Reads the header at `offset` and moves `offset` past it.
+        init(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) {
+            timestamp = Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+            offset += 8
+            fileRank = Int(bitPattern: LEB128.read(buffer, at: &offset))
+            line = Int(bitPattern: LEB128.read(buffer, at: &offset))
+            tracker = Int(bitPattern: LEB128.read(buffer, at: &offset))
+            action = Int(bitPattern: LEB128.read(buffer, at: &offset))
+            attributesByteCount = Int(bitPattern: LEB128.read(buffer, at: &offset))
+        }
+
+        init(timestamp: Int64, fileRank: Int, line: Int, tracker: Int, action: Int, attributesByteCount: Int) {
+            self.timestamp = timestamp
+            self.fileRank = fileRank
+            self.line = line
+            self.tracker = tracker
+            self.action = action
+            self.attributesByteCount = attributesByteCount
+        }
     }
 
     /// Room for a session's first records, made with its first: most sessions have a few
@@ -39,27 +76,30 @@ struct AVTRecordLog {
     /// Appends a record read at `position`.
     mutating func append(_ record: borrowing AVTRecord, at position: SourcePosition) {
         if bytes.isEmpty { bytes.reserveCapacity(Self.initialCapacity) }
+        let action = actionIndex(of: record.action)
         record.packedAttributes.withPackedBytes { attributes in
             let header = EntryHeader(
-                timestamp: record.timestamp.milliseconds, fileRank: Int64(position.fileRank),
-                line: Int64(position.line), tracker: Int64(record.tracker), action: actionIndex(of: record.action),
-                attributesByteCount: UInt32(attributes.count))
-            withUnsafeBytes(of: header) { bytes.append(contentsOf: $0) }
+                timestamp: record.timestamp.milliseconds, fileRank: position.fileRank, line: position.line,
+                tracker: record.tracker, action: action, attributesByteCount: attributes.count)
+            withUnsafeTemporaryAllocation(byteCount: EntryHeader.maxSize, alignment: 8) { scratch in
+                let size = header.write(into: scratch)
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<size]))
+            }
             bytes.append(contentsOf: attributes)
         }
         count += 1
     }
 
     /// The index in `actions` of an action name, added on first use.
-    private mutating func actionIndex(of name: String) -> UInt32 {
-        if lastAction < actions.count && actions[lastAction] == name { return UInt32(lastAction) }
+    private mutating func actionIndex(of name: String) -> Int {
+        if lastAction < actions.count && actions[lastAction] == name { return lastAction }
         if let index = actions.firstIndex(of: name) {
             lastAction = index
         } else {
             lastAction = actions.count
             actions.append(name)
         }
-        return UInt32(lastAction)
+        return lastAction
     }
 
     /// One record as the log holds it, valid during the call that gives it.
@@ -84,42 +124,35 @@ struct AVTRecordLog {
     /// so that they need no sorting.
     func forEach(inReplayOrder: Bool, _ body: (Entry) -> Void) {
         bytes.withUnsafeBytes { buffer in
-            func entry(at offset: Int) -> Entry {
-                let header = buffer.loadUnaligned(fromByteOffset: offset, as: EntryHeader.self)
-                let start = offset + MemoryLayout<EntryHeader>.size
+            /// The entry at `offset`; moves `offset` to the next.
+            func entry(at offset: inout Int) -> Entry {
+                let header = EntryHeader(buffer, at: &offset)
+                let start = offset
+                offset += header.attributesByteCount
                 return Entry(
-                    timestamp: Timestamp(milliseconds: header.timestamp), tracker: Int(header.tracker),
-                    action: actions[Int(header.action)],
-                    position: SourcePosition(fileRank: Int(header.fileRank), line: Int(header.line)),
-                    attributes: UnsafeRawBufferPointer(
-                        rebasing: buffer[start..<start + Int(header.attributesByteCount)]))
+                    timestamp: Timestamp(milliseconds: header.timestamp), tracker: header.tracker,
+                    action: actions[header.action],
+                    position: SourcePosition(fileRank: header.fileRank, line: header.line),
+                    attributes: UnsafeRawBufferPointer(rebasing: buffer[start..<offset]))
             }
             guard inReplayOrder else {
-                for offset in Self.sortedOffsets(buffer) { body(entry(at: offset)) }
+                for var offset in Self.sortedOffsets(buffer) { body(entry(at: &offset)) }
                 return
             }
             var offset = 0
-            while offset < buffer.count {
-                body(entry(at: offset))
-                offset = Self.next(after: offset, in: buffer)
-            }
+            while offset < buffer.count { body(entry(at: &offset)) }
         }
-    }
-
-    /// The offset of the entry after the one at `offset`.
-    private static func next(after offset: Int, in buffer: UnsafeRawBufferPointer) -> Int {
-        let header = buffer.loadUnaligned(fromByteOffset: offset, as: EntryHeader.self)
-        return offset + MemoryLayout<EntryHeader>.size + Int(header.attributesByteCount)
     }
 
     /// The offsets of the entries, sorted by time, ties by position.
     private static func sortedOffsets(_ buffer: UnsafeRawBufferPointer) -> [Int] {
-        var keys: [(timestamp: Int64, fileRank: Int64, line: Int64, offset: Int)] = []
+        var keys: [(timestamp: Int64, fileRank: Int, line: Int, offset: Int)] = []
         var offset = 0
         while offset < buffer.count {
-            let header = buffer.loadUnaligned(fromByteOffset: offset, as: EntryHeader.self)
+            var end = offset
+            let header = EntryHeader(buffer, at: &end)
             keys.append((header.timestamp, header.fileRank, header.line, offset))
-            offset = next(after: offset, in: buffer)
+            offset = end + header.attributesByteCount
         }
         keys.sort { ($0.timestamp, $0.fileRank, $0.line) < ($1.timestamp, $1.fileRank, $1.line) }
         return keys.map(\.offset)

@@ -58,6 +58,19 @@ struct AVTRecordLogTests {
             back.map(\.0.attributes) == [attributeSets[0], attributeSets[3], attributeSets[1], attributeSets[2], [:]])
     }
 
+    /// Positions and trackers of any size come back, down to a restored record's rank -1.
+    @Test func extremeFieldsComeBackUnchanged() {
+        let records = [
+            (record(-62_167_219_200_000, "A", tracker: 1023, attributes: 3), SourcePosition(fileRank: -1, line: 1)),
+            (record(253_402_300_799_999, "B", tracker: 0), SourcePosition(fileRank: 70_000, line: .max)),
+        ]
+        var log = AVTRecordLog()
+        for (record, position) in records { log.append(record, at: position) }
+        let back = replayed(log, inReplayOrder: true)
+        #expect(back.map(\.0) == records.map(\.0))
+        #expect(back.map(\.1) == records.map(\.1))
+    }
+
     @Test func anOpenSessionsRecordsAreSavedInReplayOrder() {
         var engine = ReplayEngine()
         let arrivals = [record(5_000, "Start"), record(1_000, "StreamLoad", attributes: 1), record(5_000, "Ping")]
