@@ -25,7 +25,7 @@ struct AVTRecordLog {
     /// The part of an entry before the attributes: the timestamp in 8 bytes, then the file
     /// rank, line, tracker, action index and the attributes' byte count as LEB128 varints of
     /// their bit patterns (measured: 15 bytes or so a record, where fixed-width fields took 40).
-    private struct EntryHeader {
+    fileprivate struct EntryHeader {
         var timestamp: Int64
         var fileRank: Int
         var line: Int
@@ -46,26 +46,6 @@ struct AVTRecordLog {
             LEB128.write(UInt(bitPattern: action), into: buffer, at: &offset)
             LEB128.write(UInt(bitPattern: attributesByteCount), into: buffer, at: &offset)
             return offset
-        }
-
-        /// Reads the header at `offset` and moves `offset` past it.
-        init(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) {
-            timestamp = Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
-            offset += 8
-            fileRank = Int(bitPattern: LEB128.read(buffer, at: &offset))
-            line = Int(bitPattern: LEB128.read(buffer, at: &offset))
-            tracker = Int(bitPattern: LEB128.read(buffer, at: &offset))
-            action = Int(bitPattern: LEB128.read(buffer, at: &offset))
-            attributesByteCount = Int(bitPattern: LEB128.read(buffer, at: &offset))
-        }
-
-        init(timestamp: Int64, fileRank: Int, line: Int, tracker: Int, action: Int, attributesByteCount: Int) {
-            self.timestamp = timestamp
-            self.fileRank = fileRank
-            self.line = line
-            self.tracker = tracker
-            self.action = action
-            self.attributesByteCount = attributesByteCount
         }
     }
 
@@ -156,5 +136,18 @@ struct AVTRecordLog {
         }
         keys.sort { ($0.timestamp, $0.fileRank, $0.line) < ($1.timestamp, $1.fileRank, $1.line) }
         return keys.map(\.offset)
+    }
+}
+
+extension AVTRecordLog.EntryHeader {
+    /// Reads the header at `offset` and moves `offset` past it.
+    init(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) {
+        timestamp = Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+        offset += 8
+        fileRank = Int(bitPattern: LEB128.read(buffer, at: &offset))
+        line = Int(bitPattern: LEB128.read(buffer, at: &offset))
+        tracker = Int(bitPattern: LEB128.read(buffer, at: &offset))
+        action = Int(bitPattern: LEB128.read(buffer, at: &offset))
+        attributesByteCount = Int(bitPattern: LEB128.read(buffer, at: &offset))
     }
 }
