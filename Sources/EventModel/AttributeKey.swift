@@ -56,7 +56,7 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
 /// dictionaries look up for every record (``seededHash(_:seed:)``).
 public func fnv1a(_ text: String, continuing start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
     var digest = start
-    let hashed = text.utf8.withContiguousStorageIfAvailable { bytes in
+    let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
         for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
     }
     if hashed == nil {
