@@ -39,6 +39,30 @@ struct AVTRecordLogTests {
         #expect(back.map(\.1.fileRank) == records.indices.map { $0 / 4 })
     }
 
+    @Test func actionNamesMadeApartStillReplayUnderTheirNames() {
+        // Longer than a small string, so that each `String` made from the bytes has storage
+        // of its own: names are told apart by their storage first.
+        let name = "AdSecondQuartileReached"
+        let apart = [
+            String(decoding: Array(name.utf8), as: UTF8.self), String(decoding: Array(name.utf8), as: UTF8.self),
+        ]
+        let names = [apart[0], "Ping", apart[1], "Ping", apart[0], "AdSecondQuartileReachedTwice"]
+        var log = AVTRecordLog()
+        for (index, action) in names.enumerated() {
+            log.append(record(Int64(index), action), at: SourcePosition(fileRank: 0, line: index + 1))
+        }
+        var replayedNames: [String] = []
+        var indexOfName: [String: Set<Int>] = [:]
+        log.forEach(inReplayOrder: true) { entry in
+            replayedNames.append(entry.action)
+            indexOfName[entry.action, default: []].insert(entry.actionIndex)
+        }
+        #expect(replayedNames == names)
+        // An index names one action: no two names share one.
+        let indices = indexOfName.values.map(Array.init)
+        #expect(Set(indices.joined()).count == indices.joined().count)
+    }
+
     @Test func recordsOutOfOrderAreSortedByTimeThenPosition() {
         // Arrival order: times 3, 1, 2, 1, 1 at positions that make the ties' order the
         // reverse of their arrival order.
