@@ -15,6 +15,8 @@ final class ReportSet {
     private let sessionFiles: [ReportWriter?]
     private let rejects: ReportWriter
     private let metrics: MetricsReport
+    /// The encoder of `metrics.influx`, kept from one session to the next.
+    private var influxEncoder = InfluxLineEncoder()
     private let summaryPath: String
     private var summary: KPISummary
     /// The page's KPIs: every playback together, whatever `--group-by` splits `summary.csv` by
@@ -102,15 +104,13 @@ final class ReportSet {
         var bytes = [Int](repeating: 0, count: SessionFile.allCases.count)
         for file in SessionFile.allCases {
             guard let writer = sessionFiles[file.rawValue] else { continue }
-            let rows = encode(file, of: report)
-            bytes[file.rawValue] = rows.count
-            if !rows.isEmpty { writer.append(rows) }
+            bytes[file.rawValue] = append(file, of: report, to: writer)
         }
         index?.append(SessionsIndex.encode(SessionsIndex.Entry(order: report.order, bytes: bytes)))
     }
 
-    /// A session's rows, lines or points in one file.
-    private func encode(_ file: SessionFile, of report: SessionReport) -> [UInt8] {
+    /// Appends a session's rows, lines or points to one of the files; returns their size in bytes.
+    private func append(_ file: SessionFile, of report: SessionReport, to writer: ReportWriter) -> Int {
         var rows: [UInt8] = []
         switch file {
         case .playbacks:
@@ -119,14 +119,16 @@ final class ReportSet {
             if !report.vpSessions.isEmpty { VPSessionsReport.appendRows(report.vpSessions, into: &rows) }
         case .marconiItems:
             if !report.marconiItems.isEmpty { MarconiItemsReport.appendRows(report.marconiItems, into: &rows) }
-        case .influx:
-            if !report.points.isEmpty { rows = metrics.influx(report.points) }
-        case .graphite:
-            if !report.points.isEmpty { rows = metrics.graphite(report.points) }
         case .trace:
             if !report.trace.isEmpty { rows = TraceReport.encode(report.trace) }
+        case .influx:
+            // The metrics, the largest files, are encoded straight into the file's buffer.
+            return writer.append { metrics.appendInflux(report.points, with: &influxEncoder, into: &$0) }
+        case .graphite:
+            return writer.append { metrics.appendGraphite(report.points, into: &$0) }
         }
-        return rows
+        if !rows.isEmpty { writer.append(rows) }
+        return rows.count
     }
 
     /// Writes one problem with the input to `rejects.jsonl`.

@@ -1,4 +1,5 @@
 import Foundation
+import ReportEncoding
 
 /// One output file written as the run goes: bytes go to a temporary file beside the target,
 /// which replaces the target only on ``commit()``, so a run that fails or dies leaves the
@@ -7,7 +8,7 @@ final class ReportWriter {
     let path: String
     private let temporaryPath: String
     private var descriptor: Int32
-    private var buffer: [UInt8] = []
+    private var buffer = ByteWriter(capacity: ReportWriter.flushSize)
     private var failure: String?
 
     /// Bytes buffered before they are written out.
@@ -18,7 +19,6 @@ final class ReportWriter {
         temporaryPath = path + ".tmp-" + String(getpid())
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
-        buffer.reserveCapacity(Self.flushSize)
     }
 
     deinit {
@@ -35,8 +35,17 @@ final class ReportWriter {
     }
 
     func append(_ bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
+        buffer.append(bytes)
         if buffer.count >= Self.flushSize { flush() }
+    }
+
+    /// Appends what `body` writes into the buffer; returns how many bytes that was.
+    func append(_ body: (inout ByteWriter) -> Void) -> Int {
+        let start = buffer.count
+        body(&buffer)
+        let written = buffer.count - start
+        if buffer.count >= Self.flushSize { flush() }
+        return written
     }
 
     /// Writes what is buffered, flushes it to disk, and renames the file over the target.
@@ -53,12 +62,12 @@ final class ReportWriter {
     }
 
     private func flush() {
-        guard failure == nil, !buffer.isEmpty else {
-            buffer.removeAll(keepingCapacity: true)
+        guard failure == nil, buffer.count > 0 else {
+            buffer.truncate(to: 0)
             return
         }
         var written = 0
-        buffer.withUnsafeBytes { raw in
+        buffer.withBytes(from: 0) { raw in
             while written < raw.count, let base = raw.baseAddress {
                 let count = write(descriptor, base + written, raw.count - written)
                 if count < 0 {
@@ -69,6 +78,6 @@ final class ReportWriter {
                 written += count
             }
         }
-        buffer.removeAll(keepingCapacity: true)
+        buffer.truncate(to: 0)
     }
 }

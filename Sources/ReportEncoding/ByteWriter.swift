@@ -5,14 +5,18 @@
 /// metric's name, 190 to write a timestamp's digits through a stack buffer); the writer owns
 /// its memory, so an append is a capacity check and a copy. It cannot be copied, and frees
 /// its memory when it ends; ``finish()`` hands its bytes over as an array.
-struct ByteWriter: ~Copyable {
+///
+/// An output file's buffer is one too, so that the largest reports (the metrics) are
+/// encoded straight into it (``MetricsReport/appendInflux(_:into:)``) rather than into an
+/// array copied into it.
+public struct ByteWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// The bytes written so far.
-    private(set) var count = 0
+    public private(set) var count = 0
 
     /// An empty writer with room for `capacity` bytes before it grows.
-    init(capacity: Int = 4_096) {
+    public init(capacity: Int = 4_096) {
         self.capacity = Swift.max(capacity, 64)
         base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
     }
@@ -22,18 +26,18 @@ struct ByteWriter: ~Copyable {
     }
 
     /// The bytes written, as an array.
-    consuming func finish() -> [UInt8] {
+    public consuming func finish() -> [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))
     }
 
-    /// Drops the bytes from `start` on.
-    mutating func truncate(to start: Int) {
+    /// Drops the bytes from `start` on, keeping the memory.
+    public mutating func truncate(to start: Int) {
         precondition(start >= 0 && start <= count, "truncating outside the written bytes")
         count = start
     }
 
     /// Calls `body` with the bytes from `start` on.
-    func withBytes<Result>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    public func withBytes<Result>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         body(UnsafeBufferPointer(start: base + start, count: count - start))
     }
 
@@ -72,7 +76,7 @@ struct ByteWriter: ~Copyable {
 
     /// Appends the bytes of an array (read in place: the array is not retained).
     @inline(__always)
-    mutating func append(_ bytes: borrowing [UInt8]) {
+    public mutating func append(_ bytes: borrowing [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 

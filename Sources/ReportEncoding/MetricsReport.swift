@@ -32,8 +32,17 @@ public struct MetricsReport {
     /// A point's measurement and tags, and its string fields, are escaped once for the
     /// points of its origin (and again only when a point of another origin has other ones).
     public func influx(_ points: [MetricPoint]) -> [UInt8] {
-        var encoder = InfluxLineEncoder()
         var writer = ByteWriter(capacity: points.count * 128)
+        var encoder = InfluxLineEncoder()
+        appendInflux(points, with: &encoder, into: &writer)
+        return writer.finish()
+    }
+
+    /// Appends `metrics.influx`'s lines for points in output order (``influx(_:)``), with an
+    /// encoder kept from one batch to the next: it keeps the metrics' names escaped.
+    public func appendInflux(
+        _ points: [MetricPoint], with encoder: inout InfluxLineEncoder, into writer: inout ByteWriter
+    ) {
         var indexInMillisecond: Int64 = 0
         // The encoded series and shared fields of the origin of the point at `*Owner`: the
         // points are read in place and compared by index, so that writing one costs no
@@ -73,7 +82,6 @@ public struct MetricsReport {
                 sharedFields: shared, timestamp: timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond,
                 into: &writer)
         }
-        return writer.finish()
     }
 
     /// `metrics.graphite`, from points in output order: lines by second, then path.
@@ -82,6 +90,13 @@ public struct MetricsReport {
     /// points are ordered by second and by the path's rank among the batch's paths, and summed
     /// in their order within a line.
     public func graphite(_ points: [MetricPoint]) -> [UInt8] {
+        var writer = ByteWriter(capacity: points.count * 64)
+        appendGraphite(points, into: &writer)
+        return writer.finish()
+    }
+
+    /// Appends `metrics.graphite`'s lines for points in output order (``graphite(_:)``).
+    public func appendGraphite(_ points: [MetricPoint], into writer: inout ByteWriter) {
         var paths = GraphitePaths()
         var lineOfPoint: [Int] = []
         lineOfPoint.reserveCapacity(points.count)
@@ -98,7 +113,6 @@ public struct MetricsReport {
         if !keys.indices.dropFirst().allSatisfy({ !(keys[$0] < keys[$0 - 1]) }) { keys.sort() }
         var encoder = GraphiteEncoder(prefix: graphitePrefix)
         var encodedPaths: [GraphitePath??] = Array(repeating: nil, count: paths.count)
-        var writer = ByteWriter(capacity: points.count * 64)
         var position = 0
         while position < keys.count {
             // A line is the keys of one second and rank (so one path); fields read in place.
@@ -114,7 +128,6 @@ public struct MetricsReport {
             guard let path = encodedPaths[line] ?? nil else { continue }
             encoder.appendLine(path: path, value: sum, epochSeconds: first.second, into: &writer)
         }
-        return writer.finish()
     }
 
     /// The aggregates (`--aggregate`) as InfluxDB points, at their bucket's start: measurement

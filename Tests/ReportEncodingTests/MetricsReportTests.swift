@@ -37,6 +37,31 @@ struct MetricsReportTests {
                 """)
     }
 
+    @Test func influxKeysEscapedOnceAreWrittenTheSameInLaterBatches() {
+        let report = MetricsReport(prefix: "")
+        // Keys that need escaping, one spelt twice in strings made apart.
+        let key = "Play Time=total,ms"
+        let apart = String(decoding: Array(key.utf8), as: UTF8.self)
+        let batches = [
+            [point("a", key, .int(1), at: 1_000), point("a", "NumPlays", .int(1), at: 1_000)],
+            [point("a", apart, .int(2), at: 2_000), point("a", "NumPlays", .int(2), at: 2_000)],
+        ]
+        var encoder = InfluxLineEncoder()
+        var kept: [String] = []
+        for batch in batches {
+            var writer = ByteWriter()
+            report.appendInflux(batch, with: &encoder, into: &writer)
+            kept.append(text(writer.finish()))
+        }
+        #expect(kept == batches.map { text(report.influx($0)) })
+        #expect(
+            kept[1] == #"""
+                openavt,instrument=a Play\ Time\=total\,ms=2i 2000000000
+                openavt,instrument=a NumPlays=2i 2000000001
+
+                """#)
+    }
+
     @Test func graphiteOrdersPathsOfDifferentLengthsNodeByNode() {
         let points = [
             point("s", "Z", .int(1), at: 1_000, path: ["x"]),
