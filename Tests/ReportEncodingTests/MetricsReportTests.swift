@@ -62,6 +62,22 @@ struct MetricsReportTests {
                 """#)
     }
 
+    @Test func graphiteSumsPointsWhoseNamesWereMadeApart() {
+        // Longer than a small string: each `String` made from the bytes has storage of its own.
+        let name = "RebufferTimeTotal"
+        let apart = String(decoding: Array(name.utf8), as: UTF8.self)
+        let points = [
+            point("a", name, .int(1), at: 1_000), point("a", "NumPlays", .int(1), at: 1_100),
+            point("a", apart, .int(2), at: 1_200),
+        ]
+        #expect(
+            text(MetricsReport(prefix: "").graphite(points)) == """
+                openavt.a.NumPlays 1 1
+                openavt.a.RebufferTimeTotal 3 1
+
+                """)
+    }
+
     @Test func graphiteOrdersPathsOfDifferentLengthsNodeByNode() {
         let points = [
             point("s", "Z", .int(1), at: 1_000, path: ["x"]),
