@@ -54,6 +54,8 @@ public struct InfluxLineEncoder: Sendable {
     /// The escaped keys' bytes, back to back, and where each ends.
     private var escapedKeyBytes: [UInt8] = []
     private var escapedKeyEnds: [Int] = []
+    /// The key found last: a session's points often repeat a metric.
+    private var lastEscapedKey = 0
     /// The most keys kept.
     private static let maxEscapedKeys = 32
 
@@ -233,7 +235,11 @@ public struct InfluxLineEncoder: Sendable {
     /// kept (up to ``maxEscapedKeys`` keys).
     private mutating func appendKeptKey(_ key: String, into writer: inout ByteWriter) -> Bool {
         let words = StringWords(key)
-        if let known = escapedKeyWords.firstIndex(of: words) {
+        let known =
+            lastEscapedKey < escapedKeyWords.count && escapedKeyWords[lastEscapedKey] == words
+            ? lastEscapedKey : escapedKeyWords.firstIndex(of: words)
+        if let known {
+            lastEscapedKey = known
             let range = (known == 0 ? 0 : escapedKeyEnds[known - 1])..<escapedKeyEnds[known]
             escapedKeyBytes.withUnsafeBufferPointer { writer.append(UnsafeBufferPointer(rebasing: $0[range])) }
             return true
