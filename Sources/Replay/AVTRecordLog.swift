@@ -11,7 +11,7 @@ import EventModel
 /// tracker held the tracker's last ones in (``ReplayTracker/load(packedBytes:)``).
 ///
 /// An entry is an ``EntryHeader`` (unaligned) followed by the packed attributes' bytes. The
-/// instrument is the session's, and each action name is stored once.
+/// instrument is the session's, and each action name is stored once (``actionIndex(of:)``).
 struct AVTRecordLog {
     private var bytes: [UInt8] = []
     /// The action names met, in order of first use; entries refer to them by index.

@@ -7,7 +7,7 @@
 /// its memory when it ends; ``finish()`` hands its bytes over as an array.
 ///
 /// An output file's buffer is one too, so that the largest reports (the metrics) are
-/// encoded straight into it (``MetricsReport/appendInflux(_:into:)``) rather than into an
+/// encoded straight into it (``MetricsReport/appendInflux(_:with:into:)``) rather than into an
 /// array copied into it.
 public struct ByteWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
