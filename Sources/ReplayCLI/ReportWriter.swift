@@ -8,7 +8,11 @@ final class ReportWriter {
     let path: String
     private let temporaryPath: String
     private var descriptor: Int32
-    private var buffer = ByteWriter(capacity: ReportWriter.flushSize)
+    /// Room for twice ``flushSize``: a session's output is appended whole before the buffer is
+    /// flushed, and a buffer of exactly ``flushSize`` doubled on the first append that crossed
+    /// it (measured: four of a long run's files grew to 2 MiB that way, copying the first MiB
+    /// and keeping both in memory). Pages never written take no memory.
+    private var buffer = ByteWriter(capacity: 2 * ReportWriter.flushSize)
     private var failure: String?
 
     /// Bytes buffered before they are written out.
