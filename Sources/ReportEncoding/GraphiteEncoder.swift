@@ -142,10 +142,23 @@ public struct GraphiteEncoder: Sendable {
     )
         -> Bool
     {
+        path.bytes.withUnsafeBufferPointer { bytes in
+            appendLine(pathBytes: bytes, value: value, epochSeconds: epochSeconds, into: &writer)
+        }
+    }
+
+    /// ``appendLine(path:value:epochSeconds:into:)`` for the bytes of a path made by
+    /// ``encodedPath(_:)``, read in place.
+    @discardableResult
+    mutating func appendLine(
+        pathBytes: UnsafeBufferPointer<UInt8>, value: Metric.Value, epochSeconds: Int64, into writer: inout ByteWriter
+    )
+        -> Bool
+    {
         let start = writer.count
         switch value {
         case .int(let number):
-            writer.append(path.bytes)
+            writer.append(pathBytes)
             writer.append(UInt8(ascii: " "))
             writer.appendDecimal(number)
         case .double(let number):
@@ -153,7 +166,7 @@ public struct GraphiteEncoder: Sendable {
                 skippedNonFinite += 1
                 return false
             }
-            writer.append(path.bytes)
+            writer.append(pathBytes)
             writer.append(UInt8(ascii: " "))
             writer.append(utf8: number.description)
         }
@@ -202,5 +215,5 @@ public struct GraphiteEncoder: Sendable {
 
 /// A dotted, sanitised Graphite path, made once by ``GraphiteEncoder/encodedPath(_:)`` for many lines.
 public struct GraphitePath: Hashable, Sendable {
-    fileprivate let bytes: [UInt8]
+    let bytes: [UInt8]
 }

@@ -112,21 +112,36 @@ public struct MetricsReport {
         }
         if !keys.indices.dropFirst().allSatisfy({ !(keys[$0] < keys[$0 - 1]) }) { keys.sort() }
         var encoder = GraphiteEncoder(prefix: graphitePrefix)
-        var encodedPaths: [GraphitePath??] = Array(repeating: nil, count: paths.count)
-        var position = 0
-        while position < keys.count {
-            // A line is the keys of one second and rank (so one path); fields read in place.
-            let first = keys[position]
-            var sum = points[first.index].metric.value
-            position += 1
-            while position < keys.count, keys[position].rank == first.rank, keys[position].second == first.second {
-                sum = Self.sum(sum, points[keys[position].index].metric.value)
-                position += 1
+        // Every path is written (each has a point), encoded back to back and read in place:
+        // taking a path out of an array of them retained its bytes, on every line.
+        var pathBytes: [UInt8] = []
+        pathBytes.reserveCapacity(paths.count * 48)
+        var pathRanges: [Range<Int>?] = []
+        pathRanges.reserveCapacity(paths.count)
+        for line in 0..<paths.count {
+            guard let path = paths.encodedPath(line, with: &encoder) else {
+                pathRanges.append(nil)
+                continue
             }
-            let line = lineOfPoint[first.index]
-            if encodedPaths[line] == nil { encodedPaths[line] = .some(paths.encodedPath(line, with: &encoder)) }
-            guard let path = encodedPaths[line] ?? nil else { continue }
-            encoder.appendLine(path: path, value: sum, epochSeconds: first.second, into: &writer)
+            pathRanges.append(pathBytes.count..<(pathBytes.count + path.bytes.count))
+            pathBytes.append(contentsOf: path.bytes)
+        }
+        pathBytes.withUnsafeBufferPointer { pathBytes in
+            var position = 0
+            while position < keys.count {
+                // A line is the keys of one second and rank (so one path); fields read in place.
+                let first = keys[position]
+                var sum = points[first.index].metric.value
+                position += 1
+                while position < keys.count, keys[position].rank == first.rank, keys[position].second == first.second {
+                    sum = Self.sum(sum, points[keys[position].index].metric.value)
+                    position += 1
+                }
+                guard let range = pathRanges[lineOfPoint[first.index]] else { continue }
+                encoder.appendLine(
+                    pathBytes: UnsafeBufferPointer(rebasing: pathBytes[range]), value: sum, epochSeconds: first.second,
+                    into: &writer)
+            }
         }
     }
 
@@ -242,9 +257,11 @@ private struct GraphitePaths {
     /// Per source, its encoded nodes, once a line of it is written.
     private var encodedSources: [GraphitePath??] = []
     private var sourceIndex: [Source: Int] = [:]
-    /// The origin last looked up, and its source: points of one origin (or of origins with
-    /// the same path) come together.
-    private var last: (origin: MetricOrigin, index: Int)?
+    /// The identity of the origin last looked up, and its source: points of one origin (or of
+    /// origins with the same path) come together. Compared by identity, without holding the
+    /// origin (a reference count up and down a point): the points being encoded hold their
+    /// origins, so no other origin can take its address meanwhile.
+    private var last: (origin: ObjectIdentifier, index: Int)?
     /// The line last found, and its name's words: a source's points are mostly of one metric
     /// (`PlayTime`), often several in a row.
     private var lastLine = (words: StringWords(""), line: -1)
@@ -255,12 +272,13 @@ private struct GraphitePaths {
     mutating func line(origin: MetricOrigin, name: String) -> Int {
         let words = StringWords(name)
         let source: Int
-        if let last, last.origin === origin {
+        let identity = ObjectIdentifier(origin)
+        if let last, last.origin == identity {
             if lastLine.line >= 0, lastLine.words == words { return lastLine.line }
             source = last.index
-        } else if let last, last.origin.system == origin.system && last.origin.path == origin.path {
+        } else if let last, sources[last.index].system == origin.system && sources[last.index].path == origin.path {
             source = last.index
-            self.last = (origin, source)
+            self.last = (identity, source)
         } else {
             let key = Source(system: origin.system, path: origin.path)
             if let known = sourceIndex[key] {
@@ -272,7 +290,7 @@ private struct GraphitePaths {
                 lineByName.append([])
                 encodedSources.append(nil)
             }
-            last = (origin, source)
+            last = (identity, source)
         }
         if let known = knownLine(named: name, words: words, of: source) {
             lastLine = (words, known)
