@@ -351,7 +351,8 @@ public final class RecordDecoder {
             let valueBytes: Int
             switch entry.value.kind {
             case .CSJ_STRING: valueBytes = entry.value.length
-            case .CSJ_INT, .CSJ_BIG_INT, .CSJ_DOUBLE: valueBytes = 8
+            case .CSJ_INT: valueBytes = PackedAttributes.byteCount(of: entry.value.integer)
+            case .CSJ_BIG_INT, .CSJ_DOUBLE: valueBytes = 8
             case .CSJ_BOOL: valueBytes = 0
             default: return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
             }

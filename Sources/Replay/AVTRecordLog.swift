@@ -21,14 +21,19 @@ struct AVTRecordLog {
     /// The index of the last action appended: most records repeat their instrument's last
     /// action.
     private var lastAction = 0
+    /// The time of the last record appended, from which the next one's is stored.
+    private var lastTimestamp: Int64 = 0
     /// How many records it holds.
     private(set) var count = 0
 
-    /// The part of an entry before the attributes: the timestamp in 8 bytes, then the file
-    /// rank, line, tracker, action index and the attributes' byte count as LEB128 varints of
-    /// their bit patterns (measured: 15 bytes or so a record, where fixed-width fields took 40).
+    /// The part of an entry before the attributes: the milliseconds since the entry before
+    /// (since 0 for the first; zigzag-encoded, as a late record goes back), the file rank,
+    /// line, tracker, action index and the attributes' byte count, all LEB128 varints of
+    /// their bit patterns (measured: 10 bytes or so a record, where fixed-width fields took 40
+    /// and the time in 8 bytes 15).
     fileprivate struct EntryHeader {
-        var timestamp: Int64
+        /// The record's time less the time of the entry before.
+        var timeStep: Int64
         var fileRank: Int
         var line: Int
         var tracker: Int
@@ -36,12 +41,13 @@ struct AVTRecordLog {
         var attributesByteCount: Int
 
         /// The most bytes a header takes.
-        static let maxSize = 8 + 5 * LEB128.maxSize
+        static let maxSize = 6 * LEB128.maxSize
 
         /// Writes the header at the start of `buffer`; returns its size.
         func write(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-            buffer.storeBytes(of: timestamp.littleEndian, as: Int64.self)
-            var offset = 8
+            var offset = 0
+            let zigzag = UInt64(bitPattern: (timeStep << 1) ^ (timeStep >> 63))
+            LEB128.write(UInt(zigzag), into: buffer, at: &offset)
             LEB128.write(UInt(bitPattern: fileRank), into: buffer, at: &offset)
             LEB128.write(UInt(bitPattern: line), into: buffer, at: &offset)
             LEB128.write(UInt(bitPattern: tracker), into: buffer, at: &offset)
@@ -60,9 +66,11 @@ struct AVTRecordLog {
         if bytes.isEmpty { bytes.reserveCapacity(Self.initialCapacity) }
         let action = actionIndex(of: record.action)
         record.packedAttributes.withPackedBytes { attributes in
+            let timestamp = record.timestamp.milliseconds
             let header = EntryHeader(
-                timestamp: record.timestamp.milliseconds, fileRank: position.fileRank, line: position.line,
+                timeStep: timestamp &- lastTimestamp, fileRank: position.fileRank, line: position.line,
                 tracker: record.tracker, action: action, attributesByteCount: attributes.count)
+            lastTimestamp = timestamp
             withUnsafeTemporaryAllocation(byteCount: EntryHeader.maxSize, alignment: 8) { scratch in
                 let size = header.write(into: scratch)
                 bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[..<size]))
@@ -124,46 +132,55 @@ struct AVTRecordLog {
     /// so that they need no sorting.
     func forEach(inReplayOrder: Bool, _ body: (Entry) -> Void) {
         bytes.withUnsafeBytes { buffer in
-            /// The entry at `offset`; moves `offset` to the next.
-            func entry(at offset: inout Int) -> Entry {
+            /// The entry at `offset`, whose time is `previous` plus its step; moves `offset`
+            /// to the next entry and `previous` to this one's time.
+            func entry(at offset: inout Int, after previous: inout Int64) -> Entry {
                 let header = EntryHeader(buffer, at: &offset)
+                previous &+= header.timeStep
                 let start = offset
                 offset += header.attributesByteCount
                 return Entry(
-                    timestamp: Timestamp(milliseconds: header.timestamp), tracker: header.tracker,
+                    timestamp: Timestamp(milliseconds: previous), tracker: header.tracker,
                     action: actions[header.action], actionIndex: header.action,
                     position: SourcePosition(fileRank: header.fileRank, line: header.line),
                     attributes: UnsafeRawBufferPointer(rebasing: buffer[start..<offset]))
             }
             guard inReplayOrder else {
-                for var offset in Self.sortedOffsets(buffer) { body(entry(at: &offset)) }
+                for (timestamp, offset) in Self.sortedEntries(buffer) {
+                    // The time of the entry before, so that the entry's step gives its own.
+                    var (offset, previous) = (offset, timestamp)
+                    body(entry(at: &offset, after: &previous))
+                }
                 return
             }
-            var offset = 0
-            while offset < buffer.count { body(entry(at: &offset)) }
+            var (offset, previous): (Int, Int64) = (0, 0)
+            while offset < buffer.count { body(entry(at: &offset, after: &previous)) }
         }
     }
 
-    /// The offsets of the entries, sorted by time, ties by position.
-    private static func sortedOffsets(_ buffer: UnsafeRawBufferPointer) -> [Int] {
-        var keys: [(timestamp: Int64, fileRank: Int, line: Int, offset: Int)] = []
-        var offset = 0
+    /// The offset of each entry and the time of the entry before it (0 for the first), sorted
+    /// by the entry's time, ties by position.
+    private static func sortedEntries(_ buffer: UnsafeRawBufferPointer) -> [(previous: Int64, offset: Int)] {
+        var keys: [(timestamp: Int64, fileRank: Int, line: Int, previous: Int64, offset: Int)] = []
+        var (offset, previous): (Int, Int64) = (0, 0)
         while offset < buffer.count {
             var end = offset
             let header = EntryHeader(buffer, at: &end)
-            keys.append((header.timestamp, header.fileRank, header.line, offset))
+            let timestamp = previous &+ header.timeStep
+            keys.append((timestamp, header.fileRank, header.line, previous, offset))
+            previous = timestamp
             offset = end + header.attributesByteCount
         }
         keys.sort { ($0.timestamp, $0.fileRank, $0.line) < ($1.timestamp, $1.fileRank, $1.line) }
-        return keys.map(\.offset)
+        return keys.map { ($0.previous, $0.offset) }
     }
 }
 
 extension AVTRecordLog.EntryHeader {
     /// Reads the header at `offset` and moves `offset` past it.
     init(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) {
-        timestamp = Int64(littleEndian: buffer.loadUnaligned(fromByteOffset: offset, as: Int64.self))
-        offset += 8
+        let zigzag = UInt64(LEB128.read(buffer, at: &offset))
+        timeStep = Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
         fileRank = Int(bitPattern: LEB128.read(buffer, at: &offset))
         line = Int(bitPattern: LEB128.read(buffer, at: &offset))
         tracker = Int(bitPattern: LEB128.read(buffer, at: &offset))

@@ -194,13 +194,37 @@ struct PackedAttributesTests {
         #expect(packed.unpacked() == attributes)
     }
 
+    /// Integers take the fewest bytes that give them back sign-extended, whether they end the
+    /// buffer or not.
+    @Test func integersTakeTheFewestBytes() {
+        let sizes: [(Int64, Int)] = [
+            (0, 1), (1, 1), (127, 1), (128, 2), (-1, 1), (-128, 1), (-129, 2), (32_767, 2), (32_768, 3),
+            (1_600_000, 3), (1 << 31, 5), (-(1 << 31), 4), (Int64.max, 8), (Int64.min, 8),
+        ]
+        for (value, size) in sizes {
+            #expect(PackedAttributes.byteCount(of: value) == size, "\(value)")
+            let alone: Attributes = ["value": .int(value)]
+            let among: Attributes = ["value": .int(value), "zzz": .int(value), "aaa": "text"]
+            for attributes in [alone, among] {
+                let packed = PackedAttributes(attributes)
+                #expect(packed.unpacked() == attributes)
+                #expect(packed["value"] == .int(value))
+                #expect(packed["zzz"] == attributes["zzz"])
+            }
+            // The key-number bits (8 bytes), then the key's tag, the kind byte and the value.
+            let tagSize = number("value") < 64 ? 1 : 2
+            #expect(PackedAttributes(alone).withPackedBytes(\.count) == 8 + tagSize + 1 + size)
+        }
+    }
+
     private func number(_ name: String) -> UInt32 {
         Array(name.utf8).withUnsafeBytes { PackedAttributes.keyNumber(ofName: $0) }
     }
 
     @Test func recordsCompareByAttributesWhateverTheirPacking() {
         let direct = PackedAttributes.pack(
-            byteCount: PackedAttributes.packedSize(keyNumber: number("b"), nameBytes: 1, valueBytes: 8, isString: false)
+            byteCount: PackedAttributes.packedSize(
+                keyNumber: number("b"), nameBytes: 1, valueBytes: PackedAttributes.byteCount(of: 1), isString: false)
                 + PackedAttributes.packedSize(keyNumber: number("a"), nameBytes: 1, valueBytes: 1, isString: true)
         ) { writer in
             "b".utf8.withContiguousStorageIfAvailable { name in

@@ -93,6 +93,13 @@ struct AVTRecordLogTests {
         let back = replayed(log, inReplayOrder: true)
         #expect(back.map(\.0) == records.map(\.0))
         #expect(back.map(\.1) == records.map(\.1))
+        // Stored the other way round (each time stored as a step from the one before: the
+        // largest step back), and sorted.
+        var reversed = AVTRecordLog()
+        for (record, position) in records.reversed() { reversed.append(record, at: position) }
+        let sorted = replayed(reversed, inReplayOrder: false)
+        #expect(sorted.map(\.0) == records.map(\.0))
+        #expect(sorted.map(\.1) == records.map(\.1))
     }
 
     @Test func anOpenSessionsRecordsAreSavedInReplayOrder() {

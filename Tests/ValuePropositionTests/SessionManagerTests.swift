@@ -149,7 +149,8 @@ struct SessionManagerTests {
         let size = entries.indices.reduce(0) {
             $0
                 + PackedAttributes.packedSize(
-                    keyNumber: numbers[$1], nameBytes: names[$1].count, valueBytes: 8, isString: false)
+                    keyNumber: numbers[$1], nameBytes: names[$1].count,
+                    valueBytes: PackedAttributes.byteCount(of: entries[$1].1), isString: false)
         }
         return PackedAttributes.pack(byteCount: size) { writer in
             for index in entries.indices {
