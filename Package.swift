@@ -35,7 +35,7 @@ let package = Package(
         .target(
             name: "Replay",
             dependencies: [
-                "EventModel", "OpenAVT", "ValueProposition", "Marconi",
+                "EventModel", "OpenAVT", "ValueProposition", "Marconi", "CMemoryHints",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
@@ -50,6 +50,7 @@ let package = Package(
         ),
         .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
         .target(name: "CMallocTuning"),
+        .target(name: "CMemoryHints"),
         .target(name: "MetricsPush"),
         .target(name: "ReportDiff"),
         .target(

