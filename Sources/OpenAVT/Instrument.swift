@@ -34,7 +34,7 @@ public final class Instrument {
     /// `<instrument id>-<tracker id>` of each tracker, made once.
     private var senderIDs = TrackerTable<AttributeValue>()
     private var nextTrackerID: TrackerID = 0
-    private var clocks = TimeSinceClocks.openAVT
+    private var clocks = TimeSinceClocks.openAVT()
     /// The clock the last accepted event restarts, restarted when the next event is emitted:
     /// by then the last event is usually gone, so the clocks' times change in place instead of
     /// being copied from under its snapshot (measured: the copy was 1% of a replay).
