@@ -51,13 +51,14 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
         .target(name: "CMallocTuning"),
         .target(name: "CMemoryHints"),
+        .target(name: "CWriteback"),
         .target(name: "MetricsPush"),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayCLI",
             dependencies: [
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
-                "MetricsPush", "ReportDiff",
+                "CWriteback", "MetricsPush", "ReportDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
@@ -83,6 +84,7 @@ let package = Package(
         .testTarget(name: "MetricsPushTests", dependencies: ["MetricsPush"]),
         .testTarget(name: "ReportDiffTests", dependencies: ["ReportDiff"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReplayTestSupport"]),
+        .testTarget(name: "CWritebackTests", dependencies: ["CWriteback"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,17 @@
+import CWriteback
 import Foundation
 import ReportEncoding
 
 /// One output file written as the run goes: bytes go to a temporary file beside the target,
 /// which replaces the target only on ``commit()``, so a run that fails or dies leaves the
 /// previous file whole.
+///
+/// Each buffer written out is also sent on to disk at once, without waiting
+/// (`avt_start_writeback` of `CWriteback`): left to the system, a run's reports stayed in
+/// memory until ``commit()``'s `fsync`, which then wrote them all while the run's cores sat
+/// idle (measured: 50 ms of a 1.1 s run at 1M records, 260 ms at 5M; with the writeback
+/// started as they are written, all the `fsync`s of a 5M run take 3 ms, and side by side 1M
+/// records took 1.055 s -> 1.030 s, 8 runs each, 5M 5.85 s -> 5.69 s, mean of 3).
 final class ReportWriter {
     let path: String
     private let temporaryPath: String
@@ -14,6 +22,8 @@ final class ReportWriter {
     /// and keeping both in memory). Pages never written take no memory.
     private var buffer = ByteWriter(capacity: 2 * ReportWriter.flushSize)
     private var failure: String?
+    /// The bytes written out so far: where the next flush starts in the file.
+    private var flushedCount: Int64 = 0
 
     /// Bytes buffered before they are written out.
     private static let flushSize = 1 << 20
@@ -82,6 +92,9 @@ final class ReportWriter {
                 written += count
             }
         }
+        // Only a hint: a failure to start the writeback shows, if at all, in `commit()`'s `fsync`.
+        if written > 0 { _ = avt_start_writeback(descriptor, flushedCount, Int64(written)) }
+        flushedCount += Int64(written)
         buffer.truncate(to: 0)
     }
 }
