@@ -80,9 +80,9 @@ struct AppReplay {
                 timestamp: event.timestamp)
             points.append(point)
         }
-        // Most events have no duration: a scan, without a filtered copy of the attributes.
+        // Most events have no duration: a scan, without the attributes' dictionary.
         var durations: [(key: AttributeKey, value: Metric.Value)] = []
-        for (key, value) in event.attributes where Middleware.isDurationKey(key) {
+        event.forEachAttribute(where: Middleware.isDurationKey) { key, value in
             switch value {
             case .int(let number): durations.append((key, .int(number)))
             case .double(let number): durations.append((key, .double(number)))

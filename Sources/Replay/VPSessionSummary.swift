@@ -103,7 +103,7 @@ struct VPSessionRecorder {
             case .completed, .canceled:
                 rows[row].endTimestamp = event.timestamp
                 rows[row].outcome = event.status == .completed ? .completed : .canceled
-                rows[row].endTrigger = event.attributes[.trigger]?.string
+                rows[row].endTrigger = event.attribute(.trigger)?.string
                 rows[row].duration = event.timestamp.milliseconds(since: rows[row].openedTimestamp)
                 open.removeAll { $0.row == row }
             }

@@ -33,10 +33,11 @@ public struct Middleware: Sendable {
     /// of category `valueProposition` that have both status timestamps.
     public static func duration(from: SessionStatus, to: SessionStatus) -> Middleware {
         let key = AttributeKey("duration" + capitalised(from.rawValue) + capitalised(to.rawValue))
+        let (fromKey, toKey) = (AttributeKey(from.rawValue), AttributeKey(to.rawValue))
         return Middleware { event in
-            guard event.attributes[.category] == .string(ValuePropositionEvent.category),
-                let start = event.attributes[AttributeKey(from.rawValue)]?.double,
-                let end = event.attributes[AttributeKey(to.rawValue)]?.double
+            guard event.attribute(.category) == .string(ValuePropositionEvent.category),
+                let start = event.attribute(fromKey)?.double,
+                let end = event.attribute(toKey)?.double
             else { return event }
             var changed = event
             let difference = end - start
@@ -75,7 +76,7 @@ public struct Middleware: Sendable {
 
     /// Skips events whose `category` attribute is `category`.
     public static func skipCategory(_ category: String) -> Middleware {
-        Middleware { event in event.attributes[.category] == .string(category) ? nil : event }
+        Middleware { event in event.attribute(.category) == .string(category) ? nil : event }
     }
 
     /// Skips events with one of these names.

@@ -48,10 +48,17 @@ public struct Session: Hashable, Sendable {
 
     /// Adds ``timestampAttributes`` to `attributes`.
     public func addTimestampAttributes(to attributes: inout Attributes) {
+        Self.forEachTimestampAttribute(of: history) { attributes[$0] = .int($1.milliseconds) }
+    }
+
+    /// Calls `body` with the key and time of each status timestamp of a history, in order.
+    static func forEachTimestampAttribute(
+        of history: [(status: SessionStatus, timestamp: Timestamp)], _ body: (AttributeKey, Timestamp) -> Void
+    ) {
         for (position, (status, timestamp)) in history.enumerated() {
             // A history has a few entries: counting the earlier ones of a status beats hashing.
             let count = history[..<position].count { $0.status == status }
-            attributes[status.attributeKey(occurrence: count)] = .int(timestamp.milliseconds)
+            body(status.attributeKey(occurrence: count), timestamp)
         }
     }
 

@@ -129,21 +129,8 @@ public struct SessionManager: Sendable {
     private func event(
         for session: Session, at timestamp: Timestamp, trigger: String, _ actionAttributes: Attributes = [:]
     ) -> ValuePropositionEvent {
-        // Room for all of them at once: growing the dictionary rehashes it.
-        var attributes = Attributes(
-            minimumCapacity: session.history.count + session.attributes.count + actionAttributes.count + 6)
-        session.addTimestampAttributes(to: &attributes)
-        attributes[.timestamp] = .int(timestamp.milliseconds)
-        attributes[.valuePropositionSessionId] = .string(session.id)
-        attributes[.status] = .string(session.status.rawValue)
-        attributes[.trigger] = .string(trigger)
-        attributes[.category] = .string(ValuePropositionEvent.category)
-        attributes.merge(session.attributes) { _, new in new }
-        attributes.merge(actionAttributes) { _, new in new }
-        attributes[.sessionId] = .string(app)
-        return ValuePropositionEvent(
-            timestamp: timestamp, app: app, name: session.name, attributes: attributes, sessionID: session.id,
-            valuePropositionAttributes: session.attributes, status: session.status)
+        ValuePropositionEvent(
+            session: session, app: app, at: timestamp, trigger: trigger, actionAttributes: actionAttributes)
     }
 }
 

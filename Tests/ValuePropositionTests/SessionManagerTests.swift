@@ -207,6 +207,65 @@ struct SessionManagerTests {
         #expect(manager.openSessions.first?.attributes == ["position": 0])
     }
 
+    /// An event reads one attribute, or some, as its whole dictionary has them, whatever layer
+    /// they come from: a value-proposition attribute hides a fixed one, an action's hides both,
+    /// the app session's id hides them all.
+    @Test func oneAttributeReadsAsTheWholeDictionaryHasIt() throws {
+        var manager = SessionManager(app: "a1")
+        let attributes: Attributes = ["status": "mine", "position": 0, "durationOpenedStarted": 5, "sessionId": "x"]
+        let record = { (timestamp: Timestamp, action: VPAction, actionAttributes: Attributes) in
+            VPRecord(
+                timestamp: timestamp, app: "a1", name: "v", attributes: attributes, action: action,
+                actionAttributes: actionAttributes)
+        }
+        _ = manager.process(record(1, .open, [:]))
+        _ = manager.process(record(2, .start, [:]))
+        _ = manager.process(record(3, .pause, [:]))
+        let outputs = manager.process(record(4, .start, ["trigger": "mine too", "position": 42, "opened": 7]))
+        guard case .event(let event) = outputs.first else {
+            Issue.record("no event")
+            return
+        }
+        let whole = event.attributes
+        #expect(whole["status"] == "mine")
+        #expect(whole["trigger"] == "mine too")
+        #expect(whole["opened"] == 7)
+        #expect(whole["started_1"] == 4)
+        #expect(whole["sessionId"] == "a1")
+        let keys: [AttributeKey] = whole.keys.sorted() + ["started_2", "absent"]
+        for key in keys {
+            #expect(event.attribute(key) == whole[key], "\(key)")
+        }
+        var visited: Attributes = [:]
+        event.forEachAttribute(where: { _ in true }) { key, value in
+            #expect(visited.updateValue(value, forKey: key) == nil, "\(key) twice")
+        }
+        #expect(visited == whole)
+        var durations: [AttributeKey] = []
+        event.forEachAttribute(where: Middleware.isDurationKey) { key, _ in durations.append(key) }
+        #expect(durations == ["durationOpenedStarted"])
+    }
+
+    @Test func settingTheAttributesReplacesEveryLayer() throws {
+        var manager = SessionManager(app: "a1")
+        let outputs = manager.process(
+            VPRecord(timestamp: 1, app: "a1", name: "v", attributes: ["position": 0], action: .open))
+        guard case .event(var event) = outputs.first else {
+            Issue.record("no event")
+            return
+        }
+        let made = event
+        event.attributes["position"] = 1
+        #expect(event.attribute("position") == 1)
+        #expect(event.attribute("status") == "opened")
+        #expect(event != made)
+        event.attributes["position"] = 0
+        #expect(event == made)
+        event.attributes = ["only": true]
+        #expect(event.attribute("status") == nil)
+        #expect(event.attributes == ["only": true])
+    }
+
     /// Every (status, action) pair: allowed changes reach a status, the others are errors that keep it.
     static let transitions: [(SessionStatus, VPAction, SessionStatus?)] = [
         (.opened, .open, nil), (.opened, .start, .started), (.opened, .pause, nil), (.opened, .complete, nil),
