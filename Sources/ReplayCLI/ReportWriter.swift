@@ -10,8 +10,11 @@ import ReportEncoding
 /// (`avt_start_writeback` of `CWriteback`): left to the system, a run's reports stayed in
 /// memory until ``commit()``'s `fsync`, which then wrote them all while the run's cores sat
 /// idle (measured: 50 ms of a 1.1 s run at 1M records, 260 ms at 5M; with the writeback
-/// started as they are written, all the `fsync`s of a 5M run take 3 ms, and side by side 1M
-/// records took 1.055 s -> 1.030 s, 8 runs each, 5M 5.85 s -> 5.69 s, mean of 3).
+/// started as they are written, all the `fsync`s of a 5M run take 3 ms). Side by side, 1M
+/// records 1.060 s -> 1.030 s (10 runs each); 5M the same, 5.19 s (5 runs each: there the
+/// writeback's own work during the run takes back what the `fsync` gave). Kept for the 1M
+/// gain, and because it keeps a run from leaving the system most of its reports to write at
+/// once.
 final class ReportWriter {
     let path: String
     private let temporaryPath: String
