@@ -43,6 +43,10 @@ public final class RecordDecoder {
         return raw
     }()
     private let texts = TextCache()
+    private let recordTypes = NameTable<RecordType>()
+    private let vpActions = NameTable<VPAction>()
+    private let lifecycleEvents = NameTable<AppLifecycleEvent>()
+    private let marconiEvents = NameTable<MarconiEventKind>()
     /// The key numbers of the object being packed: room for ``maxPackedDirectly``, read and
     /// written without an array's checks (measured: those were 60 instructions an attribute).
     private let packingNumbers = UnsafeMutablePointer<UInt32>.allocate(capacity: maxPackedDirectly)
@@ -116,9 +120,8 @@ public final class RecordDecoder {
         case .CSJ_ABSENT, .CSJ_NULL:
             break
         case .CSJ_STRING:
-            let name = string(raw.pointee.type)
-            guard let known = RecordType(rawValue: name) else {
-                return .rejected(reason: "unknown type \(RecordDecoder.quoted(name))")
+            guard let known = recordTypes.name(Self.bytes(of: raw.pointee.type)) else {
+                return .rejected(reason: "unknown type \(RecordDecoder.quoted(string(raw.pointee.type)))")
             }
             type = known
         default:
@@ -155,7 +158,7 @@ public final class RecordDecoder {
                 app: try nonEmptyString(raw.pointee.app, field: "app").get(),
                 name: try nonEmptyString(raw.pointee.name, field: "name").get(),
                 packedAttributes: try packed(raw.pointee.attrs, field: "attrs").get(),
-                action: try oneOf(VPAction.self, raw.pointee.action, field: "action").get(),
+                action: try oneOf(vpActions, raw.pointee.action, field: "action").get(),
                 trigger: try optionalString(raw.pointee.trigger, field: "trigger").get() ?? VPRecord.defaultTrigger,
                 packedActionAttributes: try packed(raw.pointee.action_attrs, field: "actionAttrs").get())
         }.map(Record.vp)
@@ -166,7 +169,7 @@ public final class RecordDecoder {
             AppRecord(
                 timestamp: timestamp,
                 app: try nonEmptyString(raw.pointee.app, field: "app").get(),
-                event: try oneOf(AppLifecycleEvent.self, raw.pointee.event, field: "event").get())
+                event: try oneOf(lifecycleEvents, raw.pointee.event, field: "event").get())
         }.map(Record.app)
     }
 
@@ -176,7 +179,7 @@ public final class RecordDecoder {
             MarconiRecord(
                 timestamp: timestamp,
                 player: try nonEmptyString(raw.pointee.player, field: "player").get(),
-                event: try oneOf(MarconiEventKind.self, raw.pointee.event, field: "event").get(),
+                event: try oneOf(marconiEvents, raw.pointee.event, field: "event").get(),
                 meta: try object(raw.pointee.meta, field: "meta").get(),
                 progress: try Self.optionalNumber(raw.pointee.progress, field: "progress").get(),
                 error: try optionalString(raw.pointee.error, field: "error").get())
@@ -258,12 +261,10 @@ public final class RecordDecoder {
         }
     }
 
-    /// A required string field whose value names a case of `T`.
-    private func oneOf<T: RawRepresentable & CaseIterable>(
-        _ type: T.Type, _ value: csj_value, field: String
-    ) -> Result<T, Rejection> where T.RawValue == String {
-        nonEmptyString(value, field: field).flatMap { name in
-            if let known = T(rawValue: name) { return .success(known) }
+    /// A required string field whose value names a case of `T`, found in `names`.
+    private func oneOf<T>(_ names: NameTable<T>, _ value: csj_value, field: String) -> Result<T, Rejection> {
+        if value.kind == .CSJ_STRING, let known = names.name(Self.bytes(of: value)) { return .success(known) }
+        return nonEmptyString(value, field: field).flatMap { name in
             let names = T.allCases.map(\.rawValue)
             let list = names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
             return .failure(Rejection("\"\(field)\" must be \(list), not \(Self.quoted(name))"))
@@ -391,7 +392,12 @@ public final class RecordDecoder {
     }
 
     private func string(_ value: csj_value) -> String {
-        texts.string(UnsafeRawBufferPointer(start: value.string, count: value.length))
+        texts.string(Self.bytes(of: value))
+    }
+
+    /// The bytes of a string value, in the parser's memory.
+    private static func bytes(of value: csj_value) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: value.string, count: value.length)
     }
 
     /// A value in double quotes for a reason, shortened to 64 characters, with quotes,
