@@ -43,6 +43,11 @@ public final class HubCore: Hub {
     }
 
     public func process(_ event: consuming Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+        var event = event
+        return process(inPlace: &event, from: tracker, in: instrument) ? event : nil
+    }
+
+    public func process(inPlace event: inout Event, from tracker: TrackerID, in instrument: Instrument) -> Bool {
         var state = instrument.state(of: tracker)
         // Playing again after a finish: the reset happens on whatever event comes next.
         if state.didFinish {
@@ -61,7 +66,7 @@ public final class HubCore: Hub {
         let reason = acceptOrReject(event, state: &state)
         instrument.setState(state, of: tracker)
         rejectionReason = reason
-        if reason != nil { return nil }
+        if reason != nil { return false }
 
         lastAcceptedTimestamp = event.timestamp
         event.stamp(.countErrors, .int(countErrors))
@@ -84,7 +89,7 @@ public final class HubCore: Hub {
         if event.action.standard == .end || event.action.standard == .stop || event.action.standard == .next {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
         }
-        return consume event
+        return true
     }
 
     /// Changes the state for an event; returns `nil` to accept it, or why it is rejected.

@@ -34,8 +34,13 @@ public final class HubCoreAds: Hub {
     }
 
     public func process(_ event: consuming Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+        var event = event
+        return process(inPlace: &event, from: tracker, in: instrument) ? event : nil
+    }
+
+    public func process(inPlace event: inout Event, from tracker: TrackerID, in instrument: Instrument) -> Bool {
         ownReason = checkAds(event, from: tracker, in: instrument)
-        if ownReason != nil { return nil }
+        if ownReason != nil { return false }
 
         let state = instrument.state(of: tracker)
         event.stamp(.inAdBreakBlock, .bool(state.inAdBreak))
@@ -51,7 +56,7 @@ public final class HubCoreAds: Hub {
                 answers: .bool(false))
             position += 1
         }
-        return core.process(consume event, from: tracker, in: instrument)
+        return core.process(inPlace: &event, from: tracker, in: instrument)
     }
 
     /// Applies the ad actions to the states; returns `nil` to go on, or why the event is rejected.

@@ -160,22 +160,22 @@ public final class Instrument {
             capacity: getters[trackerID]?.count ?? 0)
         applyGetters(of: trackerID, skipping: supplied, to: &event)
 
-        guard let trackerEvent = tracker.initEvent(consume event) else { return .droppedByTracker }
+        // Tracker and hub change the event where it is; a copy is kept only when rejected
+        // events are wanted back.
+        guard tracker.initEvent(inPlace: &event) else { return .droppedByTracker }
         guard let hub else { return .notProcessed }
-        // The hub takes the event over, so that it changes it in place; a copy is kept only
-        // when rejected events are wanted back.
-        let kept = keepsRejectedEvents ? trackerEvent : nil
-        guard let hubEvent = hub.process(consume trackerEvent, from: trackerID, in: self) else {
+        let kept = keepsRejectedEvents ? event : nil
+        guard hub.process(inPlace: &event, from: trackerID, in: self) else {
             return .rejected(kept, reason: hub.rejectionReason)
         }
         guard let backend else { return .notProcessed }
-        var metrics = metricalc?.metrics(for: hubEvent, from: trackerID, in: self) ?? []
+        var metrics = metricalc?.metrics(for: event, from: trackerID, in: self) ?? []
         for index in metrics.indices {
             metrics[index].timestamp = timestamp
             backend.send(metrics[index])
         }
-        backend.send(hubEvent)
+        backend.send(event)
         pendingRestart = (action.timeAttribute, timestamp)
-        return .accepted(hubEvent, metrics: metrics)
+        return .accepted(consume event, metrics: metrics)
     }
 }

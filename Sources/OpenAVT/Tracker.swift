@@ -14,8 +14,18 @@ public protocol Tracker: Component {
     var suppliedAttributes: SuppliedAttributes { get }
     /// Prepares an emitted event; `nil` drops it before the hub sees it.
     func initEvent(_ event: consuming Event) -> Event?
+    /// ``initEvent(_:)`` on the event where it is: returns whether to pass it on. What a
+    /// dropped event holds afterwards is unspecified. The instrument calls this form; the
+    /// default calls ``initEvent(_:)``.
+    func initEvent(inPlace event: inout Event) -> Bool
 }
 
 extension Tracker {
     public var suppliedAttributes: SuppliedAttributes { SuppliedAttributes() }
+
+    public func initEvent(inPlace event: inout Event) -> Bool {
+        guard let prepared = initEvent(event) else { return false }
+        event = prepared
+        return true
+    }
 }

@@ -18,6 +18,10 @@ public final class ReplayTracker: Tracker {
         event
     }
 
+    public func initEvent(inPlace event: inout Event) -> Bool {
+        true
+    }
+
     /// The attributes of the latest loaded record.
     public var latest: Attributes { suppliedAttributes.all }
 

@@ -245,4 +245,31 @@ struct AdsTests {
         harness.emit(.adBreakFinish, from: harness.ads)
         expectBlocks(adBreak: false, ad: false)
     }
+
+    /// The instrument hands events to the hub in place; the by-value form gives the same
+    /// events, rejections and states, action by action.
+    @Test func processingInPlaceAndByValueAgree() throws {
+        let byValue = makeHarness()
+        let inPlace = makeHarness()
+        let actions: [(Action, TrackerID)] = [
+            (.mediaRequest, 0), (.start, 0), (.start, 0), (.adBegin, 1), (.adBreakBegin, 1), (.adBegin, 1),
+            (.end, 0), (.adFinish, 1), (.adBreakFinish, 1), (.end, 0),
+        ]
+        var rejections = 0
+        for (offset, (action, tracker)) in actions.enumerated() {
+            let event = Event(action: action, timestamp: Timestamp(milliseconds: 1_000 * Int64(offset)))
+            let hubA = try #require(byValue.instrument.hub)
+            let hubB = try #require(inPlace.instrument.hub)
+            let returned = hubA.process(event, from: tracker, in: byValue.instrument)
+            var changed = event
+            let accepted = hubB.process(inPlace: &changed, from: tracker, in: inPlace.instrument)
+            #expect(accepted == (returned != nil), "\(action)")
+            if !accepted { rejections += 1 }
+            if let returned { #expect(changed == returned, "\(action)") }
+            #expect(hubA.rejectionReason == hubB.rejectionReason, "\(action)")
+            #expect(byValue.state(of: tracker) == inPlace.state(of: tracker), "\(action)")
+        }
+        // A second Start, an ad outside a break and an End inside one.
+        #expect(rejections == 3)
+    }
 }
