@@ -269,6 +269,17 @@ public struct PackedAttributes: Hashable, Sendable {
         }
     }
 
+    /// Whether both hold their bytes in the same memory, so are equal without a comparison
+    /// (`false` says nothing: equal attributes may be packed apart).
+    @inline(__always)
+    public func sharesBytes(with other: PackedAttributes) -> Bool {
+        bytes.withUnsafeBufferPointer { mine in
+            other.bytes.withUnsafeBufferPointer { theirs in
+                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
+            }
+        }
+    }
+
     /// The value of one attribute, or `nil` when there is none: a walk over the entries that
     /// compares key numbers (or, for a name without one, bytes where the lengths match),
     /// with no dictionary and no string made but the value's (measured: unpacking every

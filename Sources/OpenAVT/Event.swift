@@ -93,6 +93,14 @@ public struct Event: Hashable, Sendable {
         return self[key]?.string
     }
 
+    /// Whether the event reads `key` from `supplied`, known without reading it: its own supplied
+    /// layer is `supplied` (the emitting tracker's) and no stamp or stored attribute hides `key`.
+    func readsSupplied(_ key: AttributeKey, from supplied: SuppliedAttributes) -> Bool {
+        guard self.supplied.isSame(as: supplied) else { return false }
+        if let slot = key.hubStampSlot, stamps[slot] != nil { return false }
+        return !stored.contains(key)
+    }
+
     /// Stamps an attribute the core hubs set on every event: the same as
     /// `self[stamp.key] = value`, stored straight in its slot unless an earlier value of
     /// another type displaced it to the list.
@@ -175,6 +183,10 @@ private struct AttributeList: Sendable {
             return entry.value
         }
         return nil
+    }
+
+    func contains(_ key: AttributeKey) -> Bool {
+        entries.contains { $0.key == key }
     }
 
     /// Sets an attribute, or removes it when `value` is `nil`.

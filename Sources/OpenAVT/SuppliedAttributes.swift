@@ -36,6 +36,13 @@ public struct SuppliedAttributes: Sendable {
         return packed[key]
     }
 
+    /// Whether these are `other` itself, the same record's attributes with none hidden: then
+    /// each reads the same, without a look-up.
+    @inline(__always)
+    func isSame(as other: SuppliedAttributes) -> Bool {
+        hidden.isEmpty && other.hidden.isEmpty && packed.sharesBytes(with: other.packed)
+    }
+
     /// Every attribute supplied.
     public var all: Attributes {
         var attributes = packed.unpacked()

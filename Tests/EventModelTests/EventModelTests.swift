@@ -140,6 +140,16 @@ struct PackedAttributesTests {
         #expect(PackedAttributes(other) != PackedAttributes(sample))
     }
 
+    /// Copies share their bytes until one changes; equal attributes packed apart do not.
+    @Test func copiesShareTheirBytes() {
+        var packed = PackedAttributes(sample)
+        let copy = packed
+        #expect(packed.sharesBytes(with: copy))
+        #expect(!packed.sharesBytes(with: PackedAttributes(sample)))
+        PackedAttributes(["a": 1]).withPackedBytes { packed.replace(withPackedBytes: $0) }
+        #expect(!packed.sharesBytes(with: copy))
+    }
+
     /// Replacing attributes with packed bytes reuses their memory only where no copy sees it.
     @Test func replacingWithPackedBytesLeavesCopiesAlone() {
         let second: Attributes = ["title": "B", "position": 2.5]

@@ -153,6 +153,19 @@ struct InstrumentTests {
         }
         instrument.useGetter("position", of: id, on: &own)
         #expect(own["position"] == 5 && own.attributes["position"] == 5)
+        // The tracker's own event that stores another value over the supplied one gets it back.
+        own["position"] = 9
+        instrument.useGetter("position", of: id, on: &own)
+        #expect(own["position"] == 5)
+        // And so does one whose hub stamped the attribute over the supplied one.
+        tracker.suppliedAttributes = SuppliedAttributes(PackedAttributes(["position": 5, "playbackId": "supplied"]))
+        guard case .accepted(var stamped, _) = instrument.emit(.streamLoad, trackerID: id, at: 2) else {
+            Issue.record("StreamLoad was not accepted")
+            return
+        }
+        #expect(stamped[.playbackId] != "supplied")
+        instrument.useGetter(.playbackId, of: id, on: &stamped)
+        #expect(stamped[.playbackId] == "supplied")
         // Events that read another value, or none, get it.
         var other = Event(action: .ping, timestamp: 1)
         other["position"] = 3
