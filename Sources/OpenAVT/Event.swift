@@ -175,7 +175,8 @@ private struct AttributeList: Sendable {
     private var entries: [Entry] = []
 
     init(minimumCapacity: Int) {
-        entries.reserveCapacity(minimumCapacity)
+        // Reserving none still made the standard library look at the empty array's storage.
+        if minimumCapacity > 0 { entries.reserveCapacity(minimumCapacity) }
     }
 
     subscript(key: AttributeKey) -> AttributeValue? {

@@ -164,9 +164,16 @@ public final class Instrument {
         // events are wanted back.
         guard tracker.initEvent(inPlace: &event) else { return .droppedByTracker }
         guard let hub else { return .notProcessed }
-        let kept = keepsRejectedEvents ? event : nil
-        guard hub.process(inPlace: &event, from: trackerID, in: self) else {
-            return .rejected(kept, reason: hub.rejectionReason)
+        if keepsRejectedEvents {
+            let kept = event
+            guard hub.process(inPlace: &event, from: trackerID, in: self) else {
+                return .rejected(kept, reason: hub.rejectionReason)
+            }
+        } else {
+            // No optional copy to make and destroy on every event.
+            guard hub.process(inPlace: &event, from: trackerID, in: self) else {
+                return .rejected(nil, reason: hub.rejectionReason)
+            }
         }
         guard let backend else { return .notProcessed }
         var metrics = metricalc?.metrics(for: event, from: trackerID, in: self) ?? []
