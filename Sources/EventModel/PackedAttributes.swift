@@ -150,6 +150,7 @@ public struct PackedAttributes: Hashable, Sendable {
         fileprivate var numberBits: UInt64 = 0
 
         /// Appends a string attribute; its key is ``keyNumber(ofName:)`` of `name`, and `name` its bytes.
+        @inline(__always)
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
             write(keyNumber, name)
             writeByte(Kind.string.rawValue)
@@ -158,6 +159,7 @@ public struct PackedAttributes: Hashable, Sendable {
         }
 
         /// Appends an integer attribute (key as for strings).
+        @inline(__always)
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, int: Int64) {
             write(keyNumber, name)
             let count = PackedAttributes.byteCount(of: int)
@@ -180,6 +182,7 @@ public struct PackedAttributes: Hashable, Sendable {
             writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
         }
 
+        @inline(__always)
         private mutating func write(_ number: UInt32, _ name: UnsafeRawBufferPointer) {
             if number != 0 {
                 numberBits |= PackedAttributes.numberBit(number)
@@ -195,6 +198,7 @@ public struct PackedAttributes: Hashable, Sendable {
             offset += 1
         }
 
+        @inline(__always)
         private mutating func writeVarint(_ value: UInt) {
             LEB128.write(value, into: buffer, at: &offset)
         }
@@ -224,6 +228,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// length), the kind byte and the value. `valueBytes` is a string's length (which then
     /// takes a length prefix too), ``byteCount(of:)`` for an integer, 8 for a double, 0 for a
     /// Boolean.
+    @inline(__always)
     public static func packedSize(keyNumber: UInt32, nameBytes: Int, valueBytes: Int, isString: Bool) -> Int {
         let keySize =
             keyNumber != 0
