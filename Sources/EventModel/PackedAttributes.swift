@@ -23,7 +23,7 @@
 public struct PackedAttributes: Hashable, Sendable {
     private var bytes: [UInt8] = []
 
-    private enum Kind: UInt8 {
+    @usableFromInline enum Kind: UInt8 {
         case string = 0
         case double = 2
         case `false` = 3
@@ -31,7 +31,7 @@ public struct PackedAttributes: Hashable, Sendable {
     }
 
     /// The kind byte of an integer of one byte; one of `n` bytes is this plus `n - 1`.
-    private static let integerKind: UInt8 = 8
+    @usableFromInline static var integerKind: UInt8 { 8 }
 
     /// No attributes.
     public init() {}
@@ -143,14 +143,14 @@ public struct PackedAttributes: Hashable, Sendable {
     /// Writes entries into the storage of ``pack(byteCount:_:)``.
     public struct Writer {
         /// The bytes past the entries an integer's store may write to.
-        fileprivate static let slack = 7
-        fileprivate let buffer: UnsafeMutableRawBufferPointer
-        fileprivate var offset = PackedAttributes.headerSize
+        @usableFromInline static var slack: Int { 7 }
+        @usableFromInline let buffer: UnsafeMutableRawBufferPointer
+        @usableFromInline var offset = PackedAttributes.headerSize
         /// The header's key-number bits of the keys written so far.
-        fileprivate var numberBits: UInt64 = 0
+        @usableFromInline var numberBits: UInt64 = 0
 
         /// Appends a string attribute; its key is ``keyNumber(ofName:)`` of `name`, and `name` its bytes.
-        @inline(__always)
+        @inlinable
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
             write(keyNumber, name)
             writeByte(Kind.string.rawValue)
@@ -159,7 +159,7 @@ public struct PackedAttributes: Hashable, Sendable {
         }
 
         /// Appends an integer attribute (key as for strings).
-        @inline(__always)
+        @inlinable
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, int: Int64) {
             write(keyNumber, name)
             let count = PackedAttributes.byteCount(of: int)
@@ -171,19 +171,21 @@ public struct PackedAttributes: Hashable, Sendable {
         }
 
         /// Appends a floating-point attribute (key as for strings).
+        @inlinable
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, double: Double) {
             write(keyNumber, name)
             writeFixed(.double, double.bitPattern)
         }
 
         /// Appends a Boolean attribute (key as for strings).
+        @inlinable
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, bool: Bool) {
             write(keyNumber, name)
             writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
         }
 
-        @inline(__always)
-        private mutating func write(_ number: UInt32, _ name: UnsafeRawBufferPointer) {
+        @inlinable
+        mutating func write(_ number: UInt32, _ name: UnsafeRawBufferPointer) {
             if number != 0 {
                 numberBits |= PackedAttributes.numberBit(number)
                 writeVarint(UInt(number) << 1 | 1)
@@ -193,24 +195,27 @@ public struct PackedAttributes: Hashable, Sendable {
             }
         }
 
-        private mutating func writeByte(_ byte: UInt8) {
+        @inlinable
+        mutating func writeByte(_ byte: UInt8) {
             buffer[offset] = byte
             offset += 1
         }
 
-        @inline(__always)
-        private mutating func writeVarint(_ value: UInt) {
+        @inlinable
+        mutating func writeVarint(_ value: UInt) {
             LEB128.write(value, into: buffer, at: &offset)
         }
 
-        private mutating func write(_ data: UnsafeRawBufferPointer) {
+        @inlinable
+        mutating func write(_ data: UnsafeRawBufferPointer) {
             if let source = data.baseAddress, let target = buffer.baseAddress, data.count > 0 {
                 (target + offset).copyMemory(from: source, byteCount: data.count)
             }
             offset += data.count
         }
 
-        private mutating func writeFixed(_ kind: Kind, _ value: UInt64) {
+        @inlinable
+        mutating func writeFixed(_ kind: Kind, _ value: UInt64) {
             writeByte(kind.rawValue)
             buffer.storeBytes(of: value.littleEndian, toByteOffset: offset, as: UInt64.self)
             offset += 8
@@ -218,17 +223,17 @@ public struct PackedAttributes: Hashable, Sendable {
     }
 
     /// The bytes of the header of key-number bits.
-    private static let headerSize = 8
+    @usableFromInline static var headerSize: Int { 8 }
 
     /// A key number's bit in the header.
-    @inline(__always)
-    private static func numberBit(_ number: UInt32) -> UInt64 { 1 << (UInt64(number) & 63) }
+    @inlinable
+    static func numberBit(_ number: UInt32) -> UInt64 { 1 << (UInt64(number) & 63) }
 
     /// The bytes an entry takes: its key (given as ``keyNumber(ofName:)`` and the name's
     /// length), the kind byte and the value. `valueBytes` is a string's length (which then
     /// takes a length prefix too), ``byteCount(of:)`` for an integer, 8 for a double, 0 for a
     /// Boolean.
-    @inline(__always)
+    @inlinable
     public static func packedSize(keyNumber: UInt32, nameBytes: Int, valueBytes: Int, isString: Bool) -> Int {
         let keySize =
             keyNumber != 0
