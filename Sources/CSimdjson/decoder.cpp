@@ -40,6 +40,19 @@ struct csj_decoder {
     std::vector<csj_attr> meta;
     /// Padded copy of inputs that do not come with SIMDJSON_PADDING readable bytes.
     std::vector<uint8_t> scratch;
+    /// Set: `attrs` and `actionAttrs` are packed where they can be (see `pack_dom_object`).
+    csj_key_number_fn key_number = nullptr;
+    /// Names' key numbers, direct-mapped by a digest of the name (length 0: an empty slot).
+    struct key_number_slot {
+        uint64_t digest;
+        uint32_t number;
+        uint8_t length;
+        char name[64];
+    };
+    std::vector<key_number_slot> key_numbers;
+    /// The packed bytes of the object fields being decoded.
+    std::vector<uint8_t> packed_attrs;
+    std::vector<uint8_t> packed_action_attrs;
 };
 
 namespace {
@@ -406,6 +419,173 @@ void read_dom_object(std::vector<csj_attr> &entries, simdjson::dom::element valu
     }
 }
 
+/// Whether `count` bytes (at most 64) at `a` and `b` are the same, compared 8 at a time.
+inline bool same_bytes(const char *a, const char *b, size_t count) {
+    if (count < 8) {
+        for (size_t index = 0; index < count; ++index) {
+            if (a[index] != b[index]) { return false; }
+        }
+        return true;
+    }
+    uint64_t x, y;
+    for (size_t offset = 0; offset + 8 <= count; offset += 8) {
+        std::memcpy(&x, a + offset, 8);
+        std::memcpy(&y, b + offset, 8);
+        if (x != y) { return false; }
+    }
+    std::memcpy(&x, a + count - 8, 8);
+    std::memcpy(&y, b + count - 8, 8);
+    return x == y;
+}
+
+/// A digest of a name's length and first and last eight bytes (of every byte when fewer).
+inline uint64_t name_digest(const char *name, size_t length) {
+    uint64_t digest = uint64_t(length) * 0x9e3779b97f4a7c15ULL;
+    if (length >= 8) {
+        uint64_t word;
+        std::memcpy(&word, name, 8);
+        digest = (digest ^ word) * 0xbf58476d1ce4e5b9ULL;
+        std::memcpy(&word, name + length - 8, 8);
+        digest ^= word;
+    } else {
+        for (size_t index = 0; index < length; ++index) {
+            digest = (digest ^ static_cast<uint8_t>(name[index])) * 0x100000001b3ULL;
+        }
+    }
+    digest = (digest ^ (digest >> 27)) * 0x94d049bb133111ebULL;
+    return digest ^ (digest >> 31);
+}
+
+/// The key number of an attribute name, from the decoder's cache or else its function.
+inline uint32_t key_number(csj_decoder &decoder, const char *name, size_t length) {
+    constexpr size_t slots = 1024;
+    if (length == 0 || length > sizeof(csj_decoder::key_number_slot::name)) { return decoder.key_number(name, length); }
+    if (decoder.key_numbers.empty()) { decoder.key_numbers.resize(slots); }
+    uint64_t digest = name_digest(name, length);
+    csj_decoder::key_number_slot &slot = decoder.key_numbers[digest & (slots - 1)];
+    if (slot.digest == digest && slot.length == length && same_bytes(slot.name, name, length)) { return slot.number; }
+    uint32_t number = decoder.key_number(name, length);
+    slot.digest = digest;
+    slot.number = number;
+    slot.length = static_cast<uint8_t>(length);
+    std::memcpy(slot.name, name, length);
+    return number;
+}
+
+/// Writes `value` as an unsigned LEB128 varint at `out` and returns the end.
+inline uint8_t *put_varint(uint8_t *out, uint64_t value) {
+    while (value >= 0x80) {
+        *out++ = static_cast<uint8_t>(value) | 0x80;
+        value >>= 7;
+    }
+    *out++ = static_cast<uint8_t>(value);
+    return out;
+}
+
+/// Packs an object's entries as Swift's `PackedAttributes` does from the same entries (its
+/// `Writer`, in document order) into `out`, and sets `length` to the bytes written: an 8-byte
+/// little-endian header of key-number bits, then per entry a varint tag (number << 1 | 1, or
+/// name length << 1 followed by the name), a kind byte (0 string, 2 double, 3 false, 4 true,
+/// 8 + n - 1 an integer of n bytes) and the value (a string's varint length and bytes, 8 bytes
+/// of a double, the fewest little-endian bytes that give an integer back sign-extended).
+/// False, with `out` to be ignored, for anything the Swift decoder must judge from the
+/// entries: not an object, no entries or more than 48, a repeated key, a value that is not a
+/// string, number or boolean.
+bool pack_dom_object(csj_decoder &decoder, simdjson::dom::element value, std::vector<uint8_t> &out, size_t &length) {
+    constexpr size_t max_entries = 48;
+    if (value.type() != simdjson::dom::element_type::OBJECT) { return false; }
+    // Left uninitialised (an array of `std::string_view` was zeroed on every call).
+    uint32_t numbers[max_entries];
+    const char *key_bytes[max_entries];
+    size_t key_lengths[max_entries];
+    uint64_t seen = 0;
+    uint64_t header = 0;
+    size_t count = 0;
+    size_t used = 8;
+    for (simdjson::dom::key_value_pair field : simdjson::dom::object(value.get_object().value_unsafe())) {
+        if (count == max_entries) { return false; }
+        std::string_view key = field.key;
+        uint32_t number = key_number(decoder, key.data(), key.size());
+        uint64_t bit = number == 0 ? 0 : uint64_t(1) << (number & 63);
+        if ((seen & bit) != 0 || number == 0) {
+            for (size_t earlier = 0; earlier < count; ++earlier) {
+                if (numbers[earlier] == number &&
+                    (number != 0 ||
+                     (key_lengths[earlier] == key.size() && std::memcmp(key_bytes[earlier], key.data(), key.size()) == 0))) {
+                    return false;
+                }
+            }
+        }
+        seen |= bit;
+        numbers[count] = number;
+        key_bytes[count] = key.data();
+        key_lengths[count] = key.size();
+        ++count;
+        csj_value entry;
+        read_element(field.value, entry);
+        size_t value_bytes = entry.kind == CSJ_STRING ? entry.length : 8;
+        // Tag, name, kind, a string's length and the value, at most.
+        size_t most = 10 + key.size() + 1 + 10 + value_bytes;
+        if (out.size() < used + most) { out.resize(std::max(2 * out.size(), used + most)); }
+        uint8_t *write = out.data() + used;
+        if (number != 0) {
+            header |= bit;
+            write = put_varint(write, uint64_t(number) << 1 | 1);
+        } else {
+            write = put_varint(write, uint64_t(key.size()) << 1);
+            std::memcpy(write, key.data(), key.size());
+            write += key.size();
+        }
+        switch (entry.kind) {
+        case CSJ_STRING:
+            *write++ = 0;
+            write = put_varint(write, entry.length);
+            if (entry.length > 0) { std::memcpy(write, entry.string, entry.length); }
+            write += entry.length;
+            break;
+        case CSJ_INT: {
+            uint64_t bits = uint64_t(entry.integer);
+            uint64_t magnitude = entry.integer < 0 ? ~bits : bits;
+            size_t significant = 65 - (magnitude == 0 ? 64 : __builtin_clzll(magnitude));
+            size_t bytes = (significant + 7) >> 3;
+            *write++ = static_cast<uint8_t>(8 + bytes - 1);
+            for (size_t index = 0; index < bytes; ++index) { *write++ = static_cast<uint8_t>(bits >> (8 * index)); }
+            break;
+        }
+        case CSJ_BOOL: *write++ = entry.boolean ? 4 : 3; break;
+        case CSJ_BIG_INT:
+        case CSJ_DOUBLE: {
+            uint64_t bits;
+            std::memcpy(&bits, &entry.number, sizeof bits);
+            *write++ = 2;
+            for (size_t index = 0; index < 8; ++index) { *write++ = static_cast<uint8_t>(bits >> (8 * index)); }
+            break;
+        }
+        default: return false;
+        }
+        used = static_cast<size_t>(write - out.data());
+    }
+    if (count == 0) { return false; }
+    for (size_t index = 0; index < 8; ++index) { out[index] = static_cast<uint8_t>(header >> (8 * index)); }
+    length = used;
+    return true;
+}
+
+/// An object field for the DOM path: packed when the decoder packs and the object allows it,
+/// else its entries.
+void read_dom_object_or_pack(csj_decoder &decoder, std::vector<csj_attr> &entries, std::vector<uint8_t> &packed,
+                             simdjson::dom::element value, csj_object &out) {
+    size_t length = 0;
+    if (decoder.key_number != nullptr && pack_dom_object(decoder, value, packed, length)) {
+        entries.clear();
+        out = csj_object{};
+        out.kind = CSJ_OBJECT;
+        out.packed_length = length;
+        return;
+    }
+    read_dom_object(entries, value, out);
+}
+
 /// Decodes a line with the DOM parser; false when it must be left to the on-demand walk.
 bool decode_dom(csj_decoder &decoder, const uint8_t *bytes, size_t length, csj_record &record) {
     if (!decoder.dom_ready) {
@@ -423,8 +603,13 @@ bool decode_dom(csj_decoder &decoder, const uint8_t *bytes, size_t length, csj_r
             continue;
         }
         switch (name) {
-        case field_name::attrs: read_dom_object(decoder.attrs, field.value, record.attrs); break;
-        case field_name::action_attrs: read_dom_object(decoder.action_attrs, field.value, record.action_attrs); break;
+        case field_name::attrs:
+            read_dom_object_or_pack(decoder, decoder.attrs, decoder.packed_attrs, field.value, record.attrs);
+            break;
+        case field_name::action_attrs:
+            read_dom_object_or_pack(
+                decoder, decoder.action_attrs, decoder.packed_action_attrs, field.value, record.action_attrs);
+            break;
         case field_name::meta: read_dom_object(decoder.meta, field.value, record.meta); break;
         default: break;
         }
@@ -440,6 +625,8 @@ csj_status finish(csj_decoder &decoder, csj_record &record) noexcept {
     record.action_attrs.count = decoder.action_attrs.size();
     record.meta.entries = decoder.meta.data();
     record.meta.count = decoder.meta.size();
+    record.attrs.packed = record.attrs.packed_length > 0 ? decoder.packed_attrs.data() : nullptr;
+    record.action_attrs.packed = record.action_attrs.packed_length > 0 ? decoder.packed_action_attrs.data() : nullptr;
     return CSJ_OK;
 }
 
@@ -459,7 +646,9 @@ void clear(csj_record &record) noexcept {
         value->kind = CSJ_ABSENT;
     }
     record.attrs.kind = CSJ_ABSENT;
+    record.attrs.packed_length = 0;
     record.action_attrs.kind = CSJ_ABSENT;
+    record.action_attrs.packed_length = 0;
     record.meta.kind = CSJ_ABSENT;
 }
 static_assert(sizeof(csj_record) == 12 * sizeof(csj_value) + 3 * sizeof(csj_object), "clear() names every field");
@@ -542,6 +731,10 @@ csj_decoder *csj_decoder_create(void) {
 }
 
 void csj_decoder_destroy(csj_decoder *decoder) { delete decoder; }
+
+void csj_decoder_set_key_numbers(csj_decoder *decoder, csj_key_number_fn key_number) {
+    decoder->key_number = key_number;
+}
 
 csj_status csj_decode(csj_decoder *decoder, const uint8_t *bytes, size_t length, size_t capacity,
                       csj_record *record, const char **message) {

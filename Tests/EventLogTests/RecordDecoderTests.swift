@@ -422,6 +422,42 @@ import Testing
         }
     }
 
+    /// The parser packs the usual `attrs` and `actionAttrs` itself; it must write the bytes the
+    /// decoder writes from the same entries (which it does for lines left to the walk), header
+    /// of key-number bits included, or fall back to the decoder where it judges.
+    @Test(arguments: [
+        #"{"s":"t\u00e9\n","e":"","i":-7,"z":0,"max":9223372036854775807,"min":-9223372036854775808,"#
+            + #""k":128,"m":-129,"d":1.5,"f":-2.5e-3,"big":9223372036854775808,"t":true,"n":false}"#,
+        #"{"":"empty key","a-name-longer-than-sixty-four-bytes-is-packed-by-its-bytes-not-numbered-0123456789":1}"#,
+        "{" + (0..<48).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
+        "{" + (0..<49).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
+        #"{"x":1,"x":2}"#, #"{"x":1,"y":null}"#, #"{}"#,
+    ])
+    func theParserPacksAsTheDecoderDoes(object: String) throws {
+        let line = #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":"# + object + "}"
+        let vpLine =
+            #"{"type":"vp","ts":1,"app":"a","name":"n","action":"pause","attrs":"# + object + #","actionAttrs":"#
+            + object + "}"
+        let walked = #","long":""# + String(repeating: "x", count: 70_000) + #""}"#
+        let parsed = try #require(avt(line)?.packedAttributes)
+        let viaWalk = try #require(avt(line.dropLast() + walked)?.packedAttributes)
+        #expect(parsed.withPackedBytes { Array($0) } == viaWalk.withPackedBytes { Array($0) })
+        #expect(parsed == viaWalk)
+        guard case .record(.vp(let vp)) = decoder.decode(vpLine),
+            case .record(.vp(let vpWalked)) = decoder.decode(vpLine.dropLast() + walked)
+        else {
+            Issue.record("\(vpLine) was not decoded")
+            return
+        }
+        #expect(
+            vp.packedActionAttributes.withPackedBytes { Array($0) }
+                == vpWalked.packedActionAttributes.withPackedBytes { Array($0) })
+        #expect(
+            vp.packedAttributes.withPackedBytes { Array($0) } == vpWalked.packedAttributes.withPackedBytes { Array($0) }
+        )
+        #expect(vp == vpWalked)
+    }
+
     @Test func stringsOutliveTheNextDecode() {
         let first = avt(#"{"ts":1,"instrument":"a-long-instrument-name-0001","tracker":0,"action":"StreamLoad"}"#)
         _ = decoder.decode(#"{"ts":2,"instrument":"another-instrument-name-0002","tracker":0,"action":"Start"}"#)

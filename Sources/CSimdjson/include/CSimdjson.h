@@ -4,11 +4,12 @@
 /*
  * A small C API over simdjson's parsers, shaped for event-log records.
  *
- * The shim only extracts: it parses one JSON object, fully validating it, and reports
+ * The shim extracts: it parses one JSON object, fully validating it, and reports
  * the kind and value of the top-level fields the decoder knows (`ts`, `type`, `instrument`,
  * `tracker`, `action`, `app`, `name`, `trigger`, `event`, `player`, `progress`, `error`)
- * and the entries of the objects `attrs`, `actionAttrs` and `meta`. Every rule about what
- * is acceptable lives in Swift (`RecordDecoder`).
+ * and the entries of the objects `attrs`, `actionAttrs` and `meta`, or, when asked, the usual
+ * `attrs` and `actionAttrs` already packed (see `csj_object`). Every rule about what is
+ * acceptable lives in Swift (`RecordDecoder`): an object the shim is unsure of comes as entries.
  *
  * Strings handed out point into the decoder's own buffers: they are unescaped, valid
  * UTF-8, not NUL-terminated, and valid until the next `csj_decode` or `csj_decoder_destroy`.
@@ -59,10 +60,18 @@ typedef struct csj_attr {
 
 /// An object field (`attrs`, `actionAttrs`, `meta`): its kind, and its entries when the
 /// kind is CSJ_OBJECT.
+///
+/// With a key-number function set (`csj_decoder_set_key_numbers`), an `attrs` or `actionAttrs`
+/// object whose keys are unique and whose values are strings, numbers and booleans (1 to 48
+/// of them) may instead come packed: `packed_length` bytes at `packed` in the layout of
+/// Swift's `PackedAttributes`, entries in document order, and no entries. `packed_length` is 0
+/// otherwise.
 typedef struct csj_object {
     csj_kind kind;
     const csj_attr *entries;
     size_t count;
+    const uint8_t *packed;
+    size_t packed_length;
 } csj_object;
 
 /// The fields of one record. A field that occurs more than once is reported with its
@@ -105,6 +114,14 @@ const char *csj_implementation_name(void);
 
 /// Creates a decoder, or returns NULL when out of memory.
 csj_decoder *csj_decoder_create(void);
+
+/// The packed-key number of an attribute name (Swift's `PackedAttributes.keyNumber(ofName:)`):
+/// 0 for a name packed by its bytes. The decoder asks once per name it keeps in its cache.
+typedef uint32_t (*csj_key_number_fn)(const char *name, size_t length);
+
+/// Makes the decoder pack `attrs` and `actionAttrs` where it can (see `csj_object`), naming
+/// keys with `key_number`; NULL (the default) leaves every object as entries.
+void csj_decoder_set_key_numbers(csj_decoder *decoder, csj_key_number_fn key_number);
 
 void csj_decoder_destroy(csj_decoder *decoder);
 
