@@ -13,6 +13,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 #include <string_view>
