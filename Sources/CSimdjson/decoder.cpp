@@ -45,9 +45,12 @@ struct csj_decoder {
     csj_key_number_fn key_number = nullptr;
     /// Names' key numbers, direct-mapped by a digest of the name (length 0: an empty slot).
     struct key_number_slot {
-        uint64_t digest;
+        /// The name's first and last eight bytes (zero-padded when shorter): with the length,
+        /// the whole of a name of up to 16 bytes.
+        uint64_t first;
+        uint64_t last;
         uint32_t number;
-        uint8_t length;
+        uint32_t length;
         char name[64];
     };
     std::vector<key_number_slot> key_numbers;
@@ -420,14 +423,8 @@ void read_dom_object(std::vector<csj_attr> &entries, simdjson::dom::element valu
     }
 }
 
-/// Whether `count` bytes (at most 64) at `a` and `b` are the same, compared 8 at a time.
+/// Whether `count` bytes (8 to 64) at `a` and `b` are the same, compared 8 at a time.
 inline bool same_bytes(const char *a, const char *b, size_t count) {
-    if (count < 8) {
-        for (size_t index = 0; index < count; ++index) {
-            if (a[index] != b[index]) { return false; }
-        }
-        return true;
-    }
     uint64_t x, y;
     for (size_t offset = 0; offset + 8 <= count; offset += 8) {
         std::memcpy(&x, a + offset, 8);
@@ -439,36 +436,34 @@ inline bool same_bytes(const char *a, const char *b, size_t count) {
     return x == y;
 }
 
-/// A digest of a name's length and first and last eight bytes (of every byte when fewer).
-inline uint64_t name_digest(const char *name, size_t length) {
-    uint64_t digest = uint64_t(length) * 0x9e3779b97f4a7c15ULL;
-    if (length >= 8) {
-        uint64_t word;
-        std::memcpy(&word, name, 8);
-        digest = (digest ^ word) * 0xbf58476d1ce4e5b9ULL;
-        std::memcpy(&word, name + length - 8, 8);
-        digest ^= word;
-    } else {
-        for (size_t index = 0; index < length; ++index) {
-            digest = (digest ^ static_cast<uint8_t>(name[index])) * 0x100000001b3ULL;
-        }
-    }
-    digest = (digest ^ (digest >> 27)) * 0x94d049bb133111ebULL;
-    return digest ^ (digest >> 31);
-}
-
 /// The key number of an attribute name, from the decoder's cache or else its function.
+///
+/// A slot is chosen and checked by the name's length and first and last eight bytes, which
+/// are the whole of most names (the first version hashed every byte, and the chain of
+/// multiplications held up the slot's load).
 inline uint32_t key_number(csj_decoder &decoder, const char *name, size_t length) {
-    constexpr size_t slots = 1024;
+    constexpr unsigned slot_bits = 10;
     if (length == 0 || length > sizeof(csj_decoder::key_number_slot::name)) { return decoder.key_number(name, length); }
-    if (decoder.key_numbers.empty()) { decoder.key_numbers.resize(slots); }
-    uint64_t digest = name_digest(name, length);
-    csj_decoder::key_number_slot &slot = decoder.key_numbers[digest & (slots - 1)];
-    if (slot.digest == digest && slot.length == length && same_bytes(slot.name, name, length)) { return slot.number; }
+    if (decoder.key_numbers.empty()) { decoder.key_numbers.resize(size_t(1) << slot_bits); }
+    uint64_t first = 0;
+    uint64_t last = 0;
+    if (length >= 8) {
+        std::memcpy(&first, name, 8);
+        std::memcpy(&last, name + length - 8, 8);
+    } else {
+        for (size_t index = 0; index < length; ++index) { first |= uint64_t(static_cast<uint8_t>(name[index])) << (8 * index); }
+    }
+    uint64_t mixed = (first ^ (last * 0x9e3779b97f4a7c15ULL) ^ length) * 0xbf58476d1ce4e5b9ULL;
+    csj_decoder::key_number_slot &slot = decoder.key_numbers[mixed >> (64 - slot_bits)];
+    if (slot.first == first && slot.last == last && slot.length == length &&
+        (length <= 16 || same_bytes(slot.name, name, length))) {
+        return slot.number;
+    }
     uint32_t number = decoder.key_number(name, length);
-    slot.digest = digest;
+    slot.first = first;
+    slot.last = last;
     slot.number = number;
-    slot.length = static_cast<uint8_t>(length);
+    slot.length = static_cast<uint32_t>(length);
     std::memcpy(slot.name, name, length);
     return number;
 }

@@ -422,17 +422,30 @@ import Testing
         }
     }
 
+    /// Objects for ``theParserPacksAsTheDecoderDoes(object:)``.
+    static let packedObjects: [String] = {
+        let everyKind =
+            #"{"s":"t\u00e9\n","e":"","i":-7,"z":0,"max":9223372036854775807,"min":-9223372036854775808,"#
+            + #""k":128,"m":-129,"d":1.5,"f":-2.5e-3,"big":9223372036854775808,"t":true,"n":false}"#
+        let names =
+            #"{"":"empty key","a-name-longer-than-sixty-four-bytes-is-packed-by-its-bytes-not-numbered-0123456789":1}"#
+        // Names of every length the parser's cache tells apart by their first and last eight
+        // bytes, and two longer ones that only their middle tells apart.
+        let lengths =
+            #"{"seven77":7,"eight888":8,"nine99999":9,"sixteen-16-bytes":16,"seventeen-17-byte":17,"#
+            + #""same-start-middle-A-same-end":1,"same-start-middle-B-same-end":2,"#
+            + #""sixty-four-bytes-sixty-four-bytes-sixty-four-bytes-sixty-four-by":64}"#
+        let entries48: [String] = (0..<48).map { #""k\#($0)":\#($0)"# }
+        let entries49: [String] = (0..<49).map { #""k\#($0)":\#($0)"# }
+        let many = "{" + entries48.joined(separator: ",") + "}"
+        let tooMany = "{" + entries49.joined(separator: ",") + "}"
+        return [everyKind, names, lengths, many, tooMany, #"{"x":1,"x":2}"#, #"{"x":1,"y":null}"#, #"{}"#]
+    }()
+
     /// The parser packs the usual `attrs` and `actionAttrs` itself; it must write the bytes the
     /// decoder writes from the same entries (which it does for lines left to the walk), header
     /// of key-number bits included, or fall back to the decoder where it judges.
-    @Test(arguments: [
-        #"{"s":"t\u00e9\n","e":"","i":-7,"z":0,"max":9223372036854775807,"min":-9223372036854775808,"#
-            + #""k":128,"m":-129,"d":1.5,"f":-2.5e-3,"big":9223372036854775808,"t":true,"n":false}"#,
-        #"{"":"empty key","a-name-longer-than-sixty-four-bytes-is-packed-by-its-bytes-not-numbered-0123456789":1}"#,
-        "{" + (0..<48).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
-        "{" + (0..<49).map { #""k\#($0)":\#($0)"# }.joined(separator: ",") + "}",
-        #"{"x":1,"x":2}"#, #"{"x":1,"y":null}"#, #"{}"#,
-    ])
+    @Test(arguments: packedObjects)
     func theParserPacksAsTheDecoderDoes(object: String) throws {
         let line = #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":"# + object + "}"
         let vpLine =
@@ -456,6 +469,19 @@ import Testing
             vp.packedAttributes.withPackedBytes { Array($0) } == vpWalked.packedAttributes.withPackedBytes { Array($0) }
         )
         #expect(vp == vpWalked)
+    }
+
+    /// The parser's cache of key numbers tells names apart by their length and first and last
+    /// eight bytes, and longer ones by all of theirs.
+    @Test func namesAlikeButForTheirMiddleKeepTheirOwnNumbers() throws {
+        let walked = #","long":""# + String(repeating: "x", count: 70_000) + #""}"#
+        for name in ["same-start-middle-A-same-end", "same-start-middle-B-same-end"] {
+            let line = #"{"ts":1,"instrument":"i","tracker":0,"action":"a","attrs":{""# + name + #"":1}}"#
+            let parsed = try #require(avt(line)?.packedAttributes)
+            let viaWalk = try #require(avt(line.dropLast() + walked)?.packedAttributes)
+            #expect(parsed.withPackedBytes { Array($0) } == viaWalk.withPackedBytes { Array($0) }, "\(name)")
+            #expect(parsed.unpacked() == [AttributeKey(name): 1])
+        }
     }
 
     @Test func stringsOutliveTheNextDecode() {
