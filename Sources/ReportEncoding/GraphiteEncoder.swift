@@ -100,14 +100,12 @@ public struct GraphiteEncoder: Sendable {
         return GraphitePath(bytes: bytes)
     }
 
-    /// The path `path` with one more node, `node`, sanitised: the same bytes as encoding the
-    /// nodes of `path` and `node` together.
-    public static func extending(_ path: GraphitePath, with node: String) -> GraphitePath {
-        var bytes = path.bytes
-        bytes.reserveCapacity(bytes.count + 1 + node.utf8.count)
+    /// Appends to `bytes` the path `path` with one more node, `node`, sanitised: the same bytes
+    /// as encoding the nodes of `path` and `node` together.
+    public static func append(_ path: GraphitePath, extendedWith node: String, to bytes: inout [UInt8]) {
+        bytes.append(contentsOf: path.bytes)
         bytes.append(UInt8(ascii: "."))
         appendNode(node, into: &bytes)
-        return GraphitePath(bytes: bytes)
     }
 
     /// Appends `path value epoch_seconds\n` for an integer value and a path made by

@@ -119,12 +119,9 @@ public struct MetricsReport {
         var pathRanges: [Range<Int>?] = []
         pathRanges.reserveCapacity(paths.count)
         for line in 0..<paths.count {
-            guard let path = paths.encodedPath(line, with: &encoder) else {
-                pathRanges.append(nil)
-                continue
-            }
-            pathRanges.append(pathBytes.count..<(pathBytes.count + path.bytes.count))
-            pathBytes.append(contentsOf: path.bytes)
+            let start = pathBytes.count
+            pathRanges.append(
+                paths.appendEncodedPath(line, with: &encoder, to: &pathBytes) ? start..<pathBytes.count : nil)
         }
         pathBytes.withUnsafeBufferPointer { pathBytes in
             var position = 0
@@ -312,15 +309,17 @@ private struct GraphitePaths {
         return nil
     }
 
-    /// The encoded path of a line: its source's nodes, encoded once, and its name.
-    mutating func encodedPath(_ line: Int, with encoder: inout GraphiteEncoder) -> GraphitePath? {
+    /// Appends the encoded path of a line to `bytes`: its source's nodes, encoded once, and its
+    /// name; `false` (nothing appended) when the encoder writes no line of that source.
+    mutating func appendEncodedPath(_ line: Int, with encoder: inout GraphiteEncoder, to bytes: inout [UInt8]) -> Bool {
         let source = lines[line].source
         if encodedSources[source] == nil {
             encodedSources[source] = .some(
                 encoder.encodedPath([sources[source].system.rawValue] + sources[source].path))
         }
-        guard let encoded = encodedSources[source] ?? nil else { return nil }
-        return GraphiteEncoder.extending(encoded, with: lines[line].name)
+        guard let encoded = encodedSources[source] ?? nil else { return false }
+        GraphiteEncoder.append(encoded, extendedWith: lines[line].name, to: &bytes)
+        return true
     }
 
     /// Each path's rank in the output order: node by node, in UTF-8 byte order.
