@@ -517,11 +517,18 @@ bool pack_dom_object(csj_decoder &decoder, simdjson::dom::element value, std::ve
         key_bytes[count] = key.data();
         key_lengths[count] = key.size();
         ++count;
-        csj_value entry;
-        read_element(field.value, entry);
-        size_t value_bytes = entry.kind == CSJ_STRING ? entry.length : 8;
+        // The value read straight from the DOM (as `read_element` reads it, without its record).
+        simdjson::dom::element element = field.value;
+        simdjson::dom::element_type type = element.type();
+        std::string_view text;
+        if (type == simdjson::dom::element_type::STRING) {
+            text = element.get_string().value_unsafe();
+        } else if (type != simdjson::dom::element_type::INT64 && type != simdjson::dom::element_type::UINT64 &&
+                   type != simdjson::dom::element_type::DOUBLE && type != simdjson::dom::element_type::BOOL) {
+            return false;
+        }
         // Tag, name, kind, a string's length and the value, at most.
-        size_t most = 10 + key.size() + 1 + 10 + value_bytes;
+        size_t most = 10 + key.size() + 1 + 10 + std::max(text.size(), size_t(8));
         if (out.size() < used + most) { out.resize(std::max(2 * out.size(), used + most)); }
         uint8_t *write = out.data() + used;
         if (number != 0) {
@@ -532,32 +539,34 @@ bool pack_dom_object(csj_decoder &decoder, simdjson::dom::element value, std::ve
             std::memcpy(write, key.data(), key.size());
             write += key.size();
         }
-        switch (entry.kind) {
-        case CSJ_STRING:
+        switch (type) {
+        case simdjson::dom::element_type::STRING:
             *write++ = 0;
-            write = put_varint(write, entry.length);
-            if (entry.length > 0) { std::memcpy(write, entry.string, entry.length); }
-            write += entry.length;
+            write = put_varint(write, text.size());
+            if (!text.empty()) { std::memcpy(write, text.data(), text.size()); }
+            write += text.size();
             break;
-        case CSJ_INT: {
-            uint64_t bits = uint64_t(entry.integer);
-            uint64_t magnitude = entry.integer < 0 ? ~bits : bits;
+        case simdjson::dom::element_type::INT64: {
+            int64_t integer = element.get_int64().value_unsafe();
+            uint64_t bits = uint64_t(integer);
+            uint64_t magnitude = integer < 0 ? ~bits : bits;
             size_t significant = 65 - (magnitude == 0 ? 64 : __builtin_clzll(magnitude));
             size_t bytes = (significant + 7) >> 3;
             *write++ = static_cast<uint8_t>(8 + bytes - 1);
             for (size_t index = 0; index < bytes; ++index) { *write++ = static_cast<uint8_t>(bits >> (8 * index)); }
             break;
         }
-        case CSJ_BOOL: *write++ = entry.boolean ? 4 : 3; break;
-        case CSJ_BIG_INT:
-        case CSJ_DOUBLE: {
+        case simdjson::dom::element_type::BOOL: *write++ = element.get_bool().value_unsafe() ? 4 : 3; break;
+        default: {
+            // A double, or an integer beyond int64_t as the nearest double.
+            double number = type == simdjson::dom::element_type::UINT64 ? double(element.get_uint64().value_unsafe())
+                                                                       : element.get_double().value_unsafe();
             uint64_t bits;
-            std::memcpy(&bits, &entry.number, sizeof bits);
+            std::memcpy(&bits, &number, sizeof bits);
             *write++ = 2;
             for (size_t index = 0; index < 8; ++index) { *write++ = static_cast<uint8_t>(bits >> (8 * index)); }
             break;
         }
-        default: return false;
         }
         used = static_cast<size_t>(write - out.data());
     }
