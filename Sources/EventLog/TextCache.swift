@@ -8,7 +8,7 @@ import EventModel
 /// digest) for every name and value was about a tenth of a replay's instructions.
 final class TextCache {
     private static let slots = 4_096
-    private var strings: [(digest: UInt64, string: String)?]
+    private var strings: [CachedString?]
     private var keys: [(digest: UInt64, key: AttributeKey)?]
     /// The key-number cache: ``numberSlots`` slots of ``numberSlotSize`` bytes, each the
     /// name's digest (8 bytes), number (4), length (1, 0 for an empty slot), padding, then
@@ -30,16 +30,46 @@ final class TextCache {
         numberCache.deallocate()
     }
 
+    /// A string and what finds it: the length and first and last eight bytes of its UTF-8
+    /// form (zero-padded when shorter), the whole of a string of up to 16 bytes.
+    private struct CachedString {
+        var first: UInt64
+        var last: UInt64
+        var length: Int
+        var string: String
+    }
+
     /// The bytes as a string (invalid UTF-8 repaired as `String(decoding:as:)` does).
+    ///
+    /// Most values (ids, action names) have up to 16 bytes, which the slot's words compare
+    /// whole, without reading the string (measured: its bytes' comparison was 1.9% of the
+    /// decoding thread's time).
     func string(_ bytes: UnsafeRawBufferPointer) -> String {
-        let digest = Self.quickDigest(bytes)
-        let slot = Int(truncatingIfNeeded: digest) & (Self.slots - 1)
-        if let entry = strings[slot], entry.digest == digest, Self.equal(entry.string, bytes) {
+        let (first, last) = Self.ends(bytes)
+        let mixed = (first ^ (last &* 0x9e37_79b9_7f4a_7c15) ^ UInt64(bytes.count)) &* 0xbf58_476d_1ce4_e5b9
+        let slot = Int(truncatingIfNeeded: mixed >> 52) & (Self.slots - 1)
+        if let entry = strings[slot], entry.first == first, entry.last == last, entry.length == bytes.count,
+            bytes.count <= 16 || Self.equal(entry.string, bytes)
+        {
             return entry.string
         }
         let string = String(decoding: bytes, as: UTF8.self)
-        strings[slot] = (digest, string)
+        strings[slot] = CachedString(first: first, last: last, length: bytes.count, string: string)
         return string
+    }
+
+    /// The first and last eight bytes (the bytes, zero-padded, and 0 when fewer than eight).
+    @inline(__always)
+    private static func ends(_ bytes: UnsafeRawBufferPointer) -> (first: UInt64, last: UInt64) {
+        if bytes.count >= 8 {
+            return (
+                bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+            )
+        }
+        var first: UInt64 = 0
+        for (index, byte) in bytes.enumerated() { first |= UInt64(byte) << (8 * UInt64(index)) }
+        return (first, 0)
     }
 
     /// The attribute key named by the bytes.
