@@ -63,7 +63,7 @@ extension Instrument {
     /// Puts a tracker's attribute on an event: the value it supplies, or else its getter's
     /// if that getter's filter lets it and it has a value.
     public func useGetter(_ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event) {
-        guard let tracker = tracker(trackerID) else { return }
+        guard let tracker = calls.trackers[trackerID] else { return }
         use(attribute, suppliedIn: tracker.suppliedAttributes, orGetterOf: trackerID, on: &event)
     }
 
@@ -76,12 +76,14 @@ extension Instrument {
         _ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event,
         whenGetter condition: AttributeKey, answers expected: AttributeValue
     ) {
-        guard let tracker = tracker(trackerID) else { return }
+        guard let tracker = calls.trackers[trackerID] else { return }
         var supplied = tracker.suppliedAttributes
         if let value = supplied[condition] {
             guard value == expected else { return }
         } else {
             guard getters[trackerID]?[condition]?.value() == expected else { return }
+            // Looked up again: the getter may have removed the tracker.
+            guard let tracker = calls.trackers[trackerID] else { return }
             supplied = tracker.suppliedAttributes
         }
         use(attribute, suppliedIn: supplied, orGetterOf: trackerID, on: &event)

@@ -28,6 +28,15 @@ public final class Instrument {
     public var keepsRejectedEvents = true
 
     private var trackers = TrackerTable<any Tracker>()
+    /// The components as ``emit(_:trackerID:at:)`` and the hubs' getter look-ups call them,
+    /// without retaining them.
+    private(set) var calls = ComponentCalls()
+    /// How many emits are under way (a component may emit).
+    private var emitDepth = 0
+    /// The calls of components replaced or removed during an emit, kept until the outermost
+    /// emit returns: `calls` does not retain them for the emit. (The getter look-ups read a
+    /// tracker through `calls` only before any getter of theirs runs, or look it up again.)
+    private var retired: [AnyObject] = []
     /// The ids of `trackers`, sorted: hubs walk them on every event.
     public private(set) var trackerIDs: [TrackerID] = []
     private var states = TrackerTable<TrackerState>()
@@ -47,6 +56,9 @@ public final class Instrument {
         self.hub = hub
         self.metricalc = metricalc
         self.backend = backend
+        _ = calls.setHub(hub)
+        _ = calls.setMetricalc(metricalc)
+        _ = calls.setBackend(backend)
     }
 
     // MARK: Components
@@ -55,18 +67,21 @@ public final class Instrument {
     public func setHub(_ hub: any Hub) {
         self.hub?.endOfService()
         self.hub = hub
+        retire(calls.setHub(hub))
     }
 
     /// Sets the metricalc; the one it replaces gets `endOfService()`. Call ``ready()`` afterwards.
     public func setMetricalc(_ metricalc: any Metricalc) {
         self.metricalc?.endOfService()
         self.metricalc = metricalc
+        retire(calls.setMetricalc(metricalc))
     }
 
     /// Sets the backend; the one it replaces gets `endOfService()`. Call ``ready()`` afterwards.
     public func setBackend(_ backend: any Backend) {
         self.backend?.endOfService()
         self.backend = backend
+        retire(calls.setBackend(backend))
     }
 
     /// Adds a tracker and returns the id it was given (0 for the first, then 1, 2, ...).
@@ -76,6 +91,7 @@ public final class Instrument {
         nextTrackerID += 1
         tracker.trackerID = trackerID
         trackers[trackerID] = tracker
+        retire(calls.setTracker(tracker, trackerID))
         trackerIDs.append(trackerID)
         states[trackerID] = TrackerState()
         senderIDs[trackerID] = .string(id + "-" + String(trackerID))
@@ -87,6 +103,7 @@ public final class Instrument {
     public func removeTracker(_ trackerID: TrackerID) -> Bool {
         guard let tracker = trackers[trackerID] else { return false }
         trackers[trackerID] = nil
+        retire(calls.setTracker(nil, trackerID))
         trackerIDs.removeAll { $0 == trackerID }
         senderIDs[trackerID] = nil
         tracker.endOfService()
@@ -151,7 +168,9 @@ public final class Instrument {
     @discardableResult
     public func emit(_ action: Action, trackerID: TrackerID, at timestamp: Timestamp) -> EmitOutcome {
         if let restart = pendingRestart.take() { clocks.restart(restart.key, at: restart.time) }
-        guard let tracker = trackers[trackerID] else { return .notProcessed }
+        guard let tracker = calls.trackers[trackerID] else { return .notProcessed }
+        emitDepth += 1
+        defer { endCall() }
         let supplied = tracker.suppliedAttributes
         // Room for the getters' attributes; those the core hubs stamp have slots of their own.
         var event = Event(
@@ -163,7 +182,7 @@ public final class Instrument {
         // Tracker and hub change the event where it is; a copy is kept only when rejected
         // events are wanted back.
         guard tracker.initEvent(inPlace: &event) else { return .droppedByTracker }
-        guard let hub else { return .notProcessed }
+        guard let hub = calls.hub else { return .notProcessed }
         if keepsRejectedEvents {
             let kept = event
             guard hub.process(inPlace: &event, from: trackerID, in: self) else {
@@ -175,8 +194,8 @@ public final class Instrument {
                 return .rejected(nil, reason: hub.rejectionReason)
             }
         }
-        guard let backend else { return .notProcessed }
-        var metrics = metricalc?.metrics(for: event, from: trackerID, in: self) ?? []
+        guard let backend = calls.backend else { return .notProcessed }
+        var metrics = calls.metricalc?.metrics(for: event, from: trackerID, in: self) ?? []
         for index in metrics.indices {
             metrics[index].timestamp = timestamp
             backend.send(metrics[index])
@@ -184,5 +203,16 @@ public final class Instrument {
         backend.send(event)
         pendingRestart = (action.timeAttribute, timestamp)
         return .accepted(consume event, metrics: metrics)
+    }
+
+    @inline(__always)
+    private func endCall() {
+        emitDepth -= 1
+        if emitDepth == 0 && !retired.isEmpty { retired.removeAll() }
+    }
+
+    /// Keeps a replaced or removed component's calls until the calls under way return.
+    private func retire(_ replaced: AnyObject?) {
+        if emitDepth > 0, let replaced { retired.append(replaced) }
     }
 }

@@ -4,7 +4,9 @@ import OpenAVT
 /// Replays the records of one instrument, in order, through a real ``Instrument``.
 struct InstrumentReplay {
     let instrument: Instrument
-    private var trackers: [ReplayTracker] = []
+    /// The instrument's trackers, which it keeps: read without a retain and a release each
+    /// (measured: 1.6 of a record's 50 atomic reference-count operations).
+    private var trackers: [Unmanaged<ReplayTracker>] = []
     private var playbacks: PlaybackRecorder
     private(set) var trace: [TraceLine] = []
     private(set) var points: [MetricPoint] = []
@@ -36,14 +38,13 @@ struct InstrumentReplay {
         for _ in 0...max(0, maxTracker) {
             let tracker = ReplayTracker()
             instrument.addTracker(tracker)
-            trackers.append(tracker)
+            trackers.append(.passUnretained(tracker))
         }
         instrument.ready()
     }
 
     mutating func replay(_ record: AVTRecordLog.Entry) {
-        let tracker = trackers[record.tracker]
-        tracker.load(packedBytes: record.attributes)
+        trackers[record.tracker]._withUnsafeGuaranteedRef { $0.load(packedBytes: record.attributes) }
         // Found before the call: found in its arguments, a mutating look-up made the compiler
         // retain the instrument for the call (measured: 1.6 atomic operations a record).
         let action = action(of: record)

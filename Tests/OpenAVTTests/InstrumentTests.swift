@@ -242,6 +242,66 @@ struct InstrumentTests {
         #expect(second.calls == ["ready i", "endOfService"])
     }
 
+    @Test func aComponentReplacedOrRemovedDuringAnEmitLivesUntilTheEmitReturns() {
+        // The instrument calls its components without retaining them for the call; one that
+        // a component replaces or removes meanwhile must still be there until the emit ends,
+        // and must be released then.
+        let instrument = Instrument(id: "i", backend: RecordingBackend())
+        weak var replacedHub: ReplacingHub?
+        weak var removedTracker: StubTracker?
+        do {
+            let hub = ReplacingHub()
+            let tracker = StubTracker()
+            instrument.setHub(hub)
+            instrument.addTracker(tracker)
+            hub.stillThere = { replacedHub != nil && removedTracker != nil }
+            (replacedHub, removedTracker) = (hub, tracker)
+        }
+        instrument.ready()
+        guard case .accepted(let event, _) = instrument.emit(.ping, trackerID: 0, at: 5) else {
+            Issue.record("the replaced hub's event was not accepted")
+            return
+        }
+        #expect(event["replaced"] == true)
+        #expect(instrument.hub is HubCore)
+        #expect(replacedHub == nil)
+        #expect(removedTracker == nil)
+        #expect(instrument.emit(.ping, trackerID: 0, at: 6) == .notProcessed)
+        let next = instrument.addTracker(StubTracker())
+        if case .accepted(let event, _) = instrument.emit(.mediaRequest, trackerID: next, at: 7) {
+            #expect(event["replaced"] == nil)
+        } else {
+            Issue.record("the new hub did not accept MediaRequest")
+        }
+    }
+
+    @Test func aTrackerWhoseGetterRemovesItDuringTheAdsHubsWalkIsReleasedAfterTheEmit() {
+        let instrument = Instrument(id: "i", hub: HubCoreAds(), backend: RecordingBackend())
+        instrument.addTracker(StubTracker())
+        weak var removedTracker: StubTracker?
+        let removed = instrument.addTracker(
+            {
+                let tracker = StubTracker()
+                removedTracker = tracker
+                return tracker
+            }())
+        instrument.ready()
+        // After `ready()`, where the stub trackers register their own getters.
+        instrument.registerGetter(.isAdsTracker, for: removed) { [unowned instrument] in
+            instrument.removeTracker(removed)
+            return .bool(false)
+        }
+        instrument.registerGetter(.position, for: removed) { 2_000 }
+        guard case .accepted(let event, _) = instrument.emit(.mediaRequest, trackerID: 0, at: 5) else {
+            Issue.record("MediaRequest was not accepted")
+            return
+        }
+        // Removed by its own getter, the tracker (and its getters) put nothing on the event.
+        #expect(event[.position] == nil)
+        #expect(instrument.trackerIDs == [0])
+        #expect(removedTracker == nil)
+    }
+
     @Test func readyAndShutdownReachEveryComponentInOpenAVTsOrder() {
         let log = CallLog()
         let instrument = Instrument(
@@ -368,6 +428,20 @@ final class LifecycleBackend: Backend {
     func send(_ metric: Metric) {}
     func instrumentReady(_ instrument: Instrument) { log.calls.append("backend ready") }
     func endOfService() { log.calls.append("backend end") }
+}
+
+/// A hub that, processing an event, replaces itself with a ``HubCore`` and removes the
+/// event's tracker, then marks the event `replaced` if both were still there (`stillThere`).
+private final class ReplacingHub: Hub {
+    var stillThere: () -> Bool = { false }
+
+    func process(_ event: Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
+        instrument.setHub(HubCore())
+        instrument.removeTracker(tracker)
+        var event = event
+        event["replaced"] = .bool(stillThere())
+        return event
+    }
 }
 
 /// A tracker whose supplied attributes the test sets.
