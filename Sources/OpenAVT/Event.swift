@@ -93,6 +93,15 @@ public struct Event: Hashable, Sendable {
         return self[key]?.string
     }
 
+    /// Whether ``string(_:)`` of `key` is `text`: for an attribute the core hubs stamped,
+    /// compared where the event keeps it, where `string(_:)` gives a copy (a retain and a
+    /// release of a long id, such as `playbackId`, which every event of a playback has).
+    @inline(__always)
+    public func string(_ key: AttributeKey, equals text: String?) -> Bool {
+        if let slot = key.hubStampSlot, let equal = stamps.string(in: slot, equals: text) { return equal }
+        return self[key]?.string == text
+    }
+
     /// Whether the event reads `key` from `supplied`, known without reading it: its own supplied
     /// layer is `supplied` (the emitting tracker's) and no stamp or stored attribute hides `key`.
     func readsSupplied(_ key: AttributeKey, from supplied: SuppliedAttributes) -> Bool {

@@ -81,6 +81,15 @@ struct HubStamps: Sendable {
         return slot == Self.streamIDSlot ? streamID : playbackID
     }
 
+    /// Whether the id in `slot` is `text`, compared where it is kept; `nil` when `slot` is
+    /// not a string slot or holds none.
+    @inline(__always)
+    func string(in slot: Int, equals text: String?) -> Bool? {
+        guard slot >= AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots, present & (1 << slot) != 0
+        else { return nil }
+        return slot == Self.streamIDSlot ? streamID == text : playbackID == text
+    }
+
     /// Keeps `value` in `slot`, or empties the slot when `value` is `nil`. Returns `false`,
     /// with the slot emptied, when `value` is not of the slot's type: it belongs in the list.
     @inline(__always)

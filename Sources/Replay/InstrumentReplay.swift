@@ -54,7 +54,7 @@ struct InstrumentReplay {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
-                let origin = origin(tracker: record.tracker, playbackID: event.string(.playbackId))
+                let origin = origin(tracker: record.tracker, of: event)
                 for metric in metrics {
                     points.append(MetricPoint(metric, from: origin, rowIndex: row))
                 }
@@ -82,9 +82,13 @@ struct InstrumentReplay {
     var summaries: [PlaybackSummary] { playbacks.summaries }
 
     /// The origin of a tracker's points during a playback (its `playback_id` string field),
-    /// shared by the points in a row of the same tracker and playback.
-    private mutating func origin(tracker: TrackerID, playbackID: String?) -> MetricOrigin {
-        if let lastOrigin, lastOriginTracker == tracker, lastOriginPlaybackID == playbackID { return lastOrigin }
+    /// shared by the points in a row of the same tracker and playback. The event's playback
+    /// id is compared where the event keeps it, and copied only for a new origin.
+    private mutating func origin(tracker: TrackerID, of event: Event) -> MetricOrigin {
+        if let lastOrigin, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
+            return lastOrigin
+        }
+        let playbackID = event.string(.playbackId)
         let origin = MetricOrigin(
             system: .openavt, source: instrument.id, tags: trackerTags[tracker], path: path,
             stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [])

@@ -12,6 +12,9 @@ struct PlaybackRecorder {
     private var rowIndex: [String: Int] = [:]
     /// The row of the latest event.
     private var lastRow: Int?
+    /// The playback id of `lastRow`, kept here: read from the row, it was copied for each
+    /// comparison (a retain and a release).
+    private var lastPlaybackID: String?
     private var previous = HubCounters()
 
     init(instrument: String, groupAttributes: [AttributeKey] = []) {
@@ -51,21 +54,13 @@ struct PlaybackRecorder {
     mutating func record(_ event: Event, from tracker: TrackerID, metrics: [Metric]) -> Int? {
         let counters = previous.updated(by: event)
         defer { previous = counters }
-        guard let playbackID = event.string(.playbackId) else { return nil }
         let index: Int
-        if let last = lastRow, rows[last].playbackID == playbackID {
-            // Events of one playback come together: no look-up.
+        if let last = lastRow, event.string(.playbackId, equals: lastPlaybackID) {
+            // Events of one playback come together: no look-up, and no copy of the id.
             index = last
-        } else if let known = rowIndex[playbackID] {
-            index = known
         } else {
-            index = rows.count
-            rowIndex[playbackID] = index
-            rows.append(
-                PlaybackSummary(
-                    instrument: instrument, tracker: tracker, playbackID: playbackID,
-                    firstTimestamp: event.timestamp))
-            progress.append(Progress())
+            guard let playbackID = event.string(.playbackId) else { return nil }
+            index = row(of: playbackID, from: tracker, startingAt: event.timestamp)
         }
         rows[index].add(event, metrics: metrics, counterIncrease: counters.minus(previous))
         rows[index].addQuality(of: event, metrics: metrics, progress: &progress[index])
@@ -74,7 +69,22 @@ struct PlaybackRecorder {
                 rows[index].groupAttributes[key] = event[key]
             }
         }
-        lastRow = index
+        if lastRow != index {
+            lastRow = index
+            lastPlaybackID = rows[index].playbackID
+        }
+        return index
+    }
+
+    /// The index of a playback's row, made for its first event.
+    private mutating func row(of playbackID: String, from tracker: TrackerID, startingAt timestamp: Timestamp) -> Int {
+        if let known = rowIndex[playbackID] { return known }
+        let index = rows.count
+        rowIndex[playbackID] = index
+        rows.append(
+            PlaybackSummary(instrument: instrument, tracker: tracker, playbackID: playbackID, firstTimestamp: timestamp)
+        )
+        progress.append(Progress())
         return index
     }
 
