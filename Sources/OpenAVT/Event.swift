@@ -102,6 +102,11 @@ public struct Event: Hashable, Sendable {
         return self[key]?.string == text
     }
 
+    /// Whether the tracker that emitted the event supplied `key` (whatever else hides it).
+    func isSupplied(_ key: AttributeKey) -> Bool {
+        supplied[key] != nil
+    }
+
     /// Whether the event reads `key` from `supplied`, known without reading it: its own supplied
     /// layer is `supplied` (the emitting tracker's) and no stamp or stored attribute hides `key`.
     func readsSupplied(_ key: AttributeKey, from supplied: SuppliedAttributes) -> Bool {

@@ -108,9 +108,9 @@ extension Instrument {
     }
 
     /// Applies the tracker's getters in registration order, but for attributes it supplies.
-    func applyGetters(of trackerID: TrackerID, skipping supplied: SuppliedAttributes, to event: inout Event) {
+    func applyGetters(of trackerID: TrackerID, to event: inout Event) {
         guard let table = getters[trackerID] else { return }
-        for (attribute, getter) in table.entries where supplied[attribute] == nil {
+        for (attribute, getter) in table.entries where !event.isSupplied(attribute) {
             Self.apply(getter, attribute, to: &event)
         }
     }

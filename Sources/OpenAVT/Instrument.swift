@@ -171,13 +171,14 @@ public final class Instrument {
         guard let tracker = calls.trackers[trackerID] else { return .notProcessed }
         emitDepth += 1
         defer { endCall() }
-        let supplied = tracker.suppliedAttributes
         // Room for the getters' attributes; those the core hubs stamp have slots of their own.
+        // The supplied attributes go straight into the event, not through a variable that
+        // would be copied (a retain and a release of their bytes).
         var event = Event(
             action: action, timestamp: timestamp, sender: senderIDs[trackerID],
-            clocks: clocks.snapshot(at: timestamp), supplied: supplied,
+            clocks: clocks.snapshot(at: timestamp), supplied: tracker.suppliedAttributes,
             capacity: getters[trackerID]?.count ?? 0)
-        applyGetters(of: trackerID, skipping: supplied, to: &event)
+        applyGetters(of: trackerID, to: &event)
 
         // Tracker and hub change the event where it is; a copy is kept only when rejected
         // events are wanted back.
