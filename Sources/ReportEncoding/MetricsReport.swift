@@ -100,9 +100,14 @@ public struct MetricsReport {
         var paths = GraphitePaths()
         var lineOfPoint: [Int] = []
         lineOfPoint.reserveCapacity(points.count)
-        // Fields read in place: copying a point retains its origin and metric name.
+        // Fields read in place: copying a point retains its origin and metric name. The origin
+        // is lent to `line` through `Unmanaged`: passed as it is, Swift retained and released
+        // it for the call (2 atomic operations a point).
         for index in points.indices {
-            lineOfPoint.append(paths.line(origin: points[index].origin, name: points[index].metric.name))
+            lineOfPoint.append(
+                Unmanaged.passUnretained(points[index].origin)._withUnsafeGuaranteedRef {
+                    paths.line(origin: $0, name: points[index].metric.name)
+                })
         }
         let rank = paths.ranks()
         // Sort keys made once per point; points mostly come in this order already.
