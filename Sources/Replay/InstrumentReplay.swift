@@ -54,9 +54,11 @@ struct InstrumentReplay {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
-                let origin = origin(tracker: record.tracker, of: event)
+                updateOrigin(tracker: record.tracker, of: event)
+                // Each point takes its reference to the origin straight from `lastOrigin`, which
+                // `updateOrigin` has just set: a local copy was a retain and a release more.
                 for metric in metrics {
-                    points.append(MetricPoint(metric, from: origin, rowIndex: row))
+                    points.append(MetricPoint(metric, from: lastOrigin.unsafelyUnwrapped, rowIndex: row))
                 }
             }
             if options.includeTrace {
@@ -81,12 +83,13 @@ struct InstrumentReplay {
 
     var summaries: [PlaybackSummary] { playbacks.summaries }
 
-    /// The origin of a tracker's points during a playback (its `playback_id` string field),
-    /// shared by the points in a row of the same tracker and playback. The event's playback
-    /// id is compared where the event keeps it, and copied only for a new origin.
-    private mutating func origin(tracker: TrackerID, of event: Event) -> MetricOrigin {
-        if let lastOrigin, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
-            return lastOrigin
+    /// Sets `lastOrigin` to the origin of a tracker's points during a playback (its
+    /// `playback_id` string field), shared by the points in a row of the same tracker and
+    /// playback. The event's playback id is compared where the event keeps it, and copied only
+    /// for a new origin.
+    private mutating func updateOrigin(tracker: TrackerID, of event: Event) {
+        if lastOrigin != nil, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
+            return
         }
         let playbackID = event.string(.playbackId)
         let origin = MetricOrigin(
@@ -95,7 +98,6 @@ struct InstrumentReplay {
         lastOrigin = origin
         lastOriginTracker = tracker
         lastOriginPlaybackID = playbackID
-        return origin
     }
 
     /// The action of a record, made once per name and instrument: the session's log numbers
