@@ -43,16 +43,23 @@ struct AppReplay {
 
     mutating func replay(_ input: AppInput) {
         lastRecord = input.timestamp
-        let outputs: [SessionOutput]
+        var outputs: [SessionOutput]
         switch input {
         case .vp(let record): outputs = manager.process(record)
         case .lifecycle(let record): outputs = manager.process(record.event, at: record.timestamp)
         }
-        for output in outputs {
+        // Taken out of the array, first to last, rather than copied out of it.
+        outputs.reverse()
+        while let output = outputs.popLast() {
             sessions.record(output)
             switch output {
             case .error:
                 if options.includeTrace { trace.append(.vp(output)) }
+            case .event(let event) where options.middlewares.isEmpty:
+                // The usual run: each chain's `apply` gave the event back as a copy (a retain
+                // and a release of every reference it holds).
+                if options.includeTrace { trace.append(.vp(output)) }
+                addMetrics(for: event, original: event)
             case .event(let event):
                 guard let shared = options.middlewares.all.apply(to: event) else { continue }
                 if options.includeTrace, let traced = options.middlewares.trace.apply(to: shared) {

@@ -47,4 +47,7 @@ public struct MiddlewareChains: Sendable {
         self.trace = trace
         self.metrics = metrics
     }
+
+    /// Whether there are none: every output gets the events as they are.
+    public var isEmpty: Bool { all.isEmpty && trace.isEmpty && metrics.isEmpty }
 }
