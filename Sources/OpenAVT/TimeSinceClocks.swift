@@ -4,15 +4,15 @@ import EventModel
 /// time-since attribute and when it last did.
 ///
 /// Every OpenAVT event carries the whole table (some forty attributes), which used to be
-/// written into each event's dictionary. An event now keeps a snapshot of the table, its
-/// shared layout and array of times, and answers a time-since attribute when it is read:
-/// taking the snapshot costs two references, and the instrument's next restart copies only
-/// the array of times.
-struct TimeSinceClocks: Sendable {
+/// written into each event's dictionary. An event now keeps a snapshot of the table (one
+/// object holding its shared layout and its times) and answers a time-since attribute when
+/// it is read: taking the snapshot costs a reference, and the instrument's next restart
+/// copies only the times. Sendable as a value: a table's times change only while no other
+/// table holds them.
+struct TimeSinceClocks: @unchecked Sendable {
     /// Which clocks a table has: each one's time-since attribute, OpenAVT's actions' then
     /// others in the order their clocks were first started, and each attribute's position.
-    /// Never changed: a new clock makes a new layout (custom actions only), so that a snapshot
-    /// retains one object for both (measured: 2% of a replay's reference counting).
+    /// Never changed: a new clock makes a new layout (custom actions only).
     private final class Layout: Sendable {
         let keys: [AttributeKey]
         let index: [AttributeKey: Int]
@@ -23,11 +23,41 @@ struct TimeSinceClocks: Sendable {
         }
     }
 
+    /// The layout and, after it in the same allocation, when each clock last restarted:
+    /// ``removed`` until it first starts, and once an event's attribute was set to `nil`. One
+    /// object, so that a snapshot retains and releases one reference (measured: the layout
+    /// and an array of times were 2 of a record's 29 atomic reference-count operations). Its
+    /// times change only while no other table holds it, as an array's would.
+    private final class Times: ManagedBuffer<Layout, Timestamp> {
+        /// A table of `layout`'s clocks, with `count` times from `times`, then ``removed``.
+        static func make(_ layout: Layout, copying times: Times?, count: Int) -> Times {
+            let made = unsafeDowncast(create(minimumCapacity: layout.keys.count) { _ in layout }, to: Times.self)
+            made.withUnsafeMutablePointerToElements { target in
+                let total = layout.keys.count
+                if let times {
+                    times.withUnsafeMutablePointerToElements { target.initialize(from: $0, count: count) }
+                    (target + count).initialize(repeating: removed, count: total - count)
+                } else {
+                    target.initialize(repeating: removed, count: total)
+                }
+            }
+            return made
+        }
+
+        deinit {
+            _ = withUnsafeMutablePointers { header, times in times.deinitialize(count: header.pointee.keys.count) }
+        }
+
+        var layout: Layout { header }
+
+        subscript(position: Int) -> Timestamp {
+            get { withUnsafeMutablePointerToElements { $0[position] } }
+            set { withUnsafeMutablePointerToElements { $0[position] = newValue } }
+        }
+    }
+
     /// `nil` for a table without clocks.
-    private var layout: Layout?
-    /// When each clock last restarted; ``removed`` until it first starts, and once an event's
-    /// attribute was set to `nil`.
-    private var times: [Timestamp] = []
+    private var times: Times?
     /// The time the values are measured to: the emitting event's.
     private(set) var reference = Timestamp(milliseconds: 0)
 
@@ -38,44 +68,52 @@ struct TimeSinceClocks: Sendable {
     /// starts, and starting one of OpenAVT's changes a time only (measured: growing each
     /// instrument's table, copied because events share it, was 1% of a replay).
     ///
-    /// Each call gives a layout object of its own, over the same keys and index: every event's
-    /// snapshot retains and releases its instrument's layout, and one layout shared by the
+    /// Each call gives a table object of its own, over the same keys and index: every event's
+    /// snapshot retains and releases its instrument's table, and one table shared by the
     /// instruments that threads replay at once had its reference count's cache line pass
     /// between their cores on every event (measured: 1.6 atomic operations a record, all on
     /// that one object, from both workers).
     static func openAVT() -> TimeSinceClocks {
-        var clocks = openAVTTemplate
-        if let layout = clocks.layout {
-            clocks.layout = Layout(keys: layout.keys, index: layout.index)
+        var clocks = TimeSinceClocks()
+        if let layout = openAVTLayout {
+            clocks.times = Times.make(Layout(keys: layout.keys, index: layout.index), copying: nil, count: 0)
         }
         return clocks
     }
 
-    private static let openAVTTemplate: TimeSinceClocks = {
+    private static let openAVTLayout: Layout? = {
         var clocks = TimeSinceClocks()
         for action in Action.openAVT {
             clocks.restart(action.timeAttribute, at: removed)
         }
-        return clocks
+        return clocks.times?.layout
     }()
 
     /// The time-since attribute of each clock.
-    var keys: [AttributeKey] { layout?.keys ?? [] }
+    var keys: [AttributeKey] { times?.layout.keys ?? [] }
 
     /// Restarts the clock of `key` at `time`.
     mutating func restart(_ key: AttributeKey, at time: Timestamp) {
         if let position = position(of: key) {
-            times[position] = time
+            makeTimesUnique()
+            times?[position] = time
         } else {
-            var index = layout?.index ?? [:]
-            index[key] = times.count
-            layout = Layout(keys: keys + [key], index: index)
-            times.append(time)
+            let count = keys.count
+            var index = times?.layout.index ?? [:]
+            index[key] = count
+            times = Times.make(Layout(keys: keys + [key], index: index), copying: times, count: count)
+            times?[count] = time
         }
     }
 
+    /// Copies the times before they change, when another table (an event's snapshot) holds them.
+    private mutating func makeTimesUnique() {
+        guard !isKnownUniquelyReferenced(&times), let shared = times else { return }
+        times = Times.make(shared.layout, copying: shared, count: shared.layout.keys.count)
+    }
+
     private func position(of key: AttributeKey) -> Int? {
-        layout?.index[key]
+        times?.layout.index[key]
     }
 
     /// The table as an event emitted at `time` sees it.
@@ -87,27 +125,30 @@ struct TimeSinceClocks: Sendable {
 
     /// The milliseconds from the clock's last restart to ``reference``, if it has one.
     func value(of key: AttributeKey) -> AttributeValue? {
-        guard let position = position(of: key) else { return nil }
+        guard let times, let position = position(of: key) else { return nil }
         let time = times[position]
         return time == Self.removed ? nil : .int(reference.milliseconds(since: time))
     }
 
     /// Whether `key` is a clock of the table.
     func contains(_ key: AttributeKey) -> Bool {
-        guard let position = position(of: key) else { return false }
+        guard let times, let position = position(of: key) else { return false }
         return times[position] != Self.removed
     }
 
     /// Hides the clock of `key` from this snapshot.
     mutating func remove(_ key: AttributeKey) {
         guard let position = position(of: key) else { return }
-        times[position] = Self.removed
+        makeTimesUnique()
+        times?[position] = Self.removed
     }
 
     /// Every clock's attribute and value.
     var values: [(key: AttributeKey, value: AttributeValue)] {
-        zip(keys, times).compactMap { key, time in
-            time == Self.removed ? nil : (key, .int(reference.milliseconds(since: time)))
+        guard let times else { return [] }
+        return times.layout.keys.indices.compactMap { position in
+            let time = times[position]
+            return time == Self.removed ? nil : (times.layout.keys[position], .int(reference.milliseconds(since: time)))
         }
     }
 }
