@@ -117,7 +117,10 @@ public struct ReplayEngine {
             watermark.milliseconds(since: candidate.latest) > options.sessionTimeout
         {
             closing.removeMin()
-            guard let latest = sessions[candidate.key]?.latest else { continue }
+            // Read in place: the dictionary's subscript copied the whole session (a retain and
+            // a release of each of its buffers, by then out of the cache) to read its time.
+            guard let position = sessions.index(forKey: candidate.key) else { continue }
+            let latest = sessions.values[position].latest
             // The session had later records since its entry was made: it goes back in at its
             // latest, still before any session whose latest is later.
             guard latest == candidate.latest else {
