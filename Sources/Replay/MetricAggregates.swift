@@ -41,12 +41,12 @@ public struct MetricAggregates: Sendable {
             hasher.combine(name)
         }
 
-        /// Dictionaries ask for this rather than running a `Hasher`: FNV-1a over the name's
-        /// and the group values' bytes, the system and the bucket, mixed with the seed. Every
-        /// metric point looks its row up.
+        /// Dictionaries ask for this rather than running a `Hasher`: a word-wise digest of the
+        /// name's and the group values' bytes, the system and the bucket, mixed with the seed.
+        /// Every metric point looks its row up.
         public func _rawHashValue(seed: Int) -> Int {
-            var digest = fnv1a(name, continuing: 0xcbf2_9ce4_8422_2325 ^ UInt64(system.ordinal))
-            for value in group { digest = fnv1a(value, continuing: (digest ^ 0xff) &* 0x100_0000_01b3) }
+            var digest = wordDigest(name, continuing: UInt64(system.ordinal))
+            for value in group { digest = wordDigest(value, continuing: digest) }
             return seededHash(digest ^ UInt64(bitPattern: bucket.milliseconds) &* 0x9e37_79b9_7f4a_7c15, seed: seed)
         }
 

@@ -28,10 +28,10 @@ public struct SessionKey: Hashable, Comparable, Sendable {
         hasher.combine(id)
     }
 
-    /// Dictionaries ask for this rather than running a `Hasher`: FNV-1a over the id's bytes
-    /// and the system, mixed with the dictionary's seed. Every record looks its session up.
+    /// Dictionaries ask for this rather than running a `Hasher`: a word-wise digest of the id's
+    /// bytes and the system, mixed with the dictionary's seed. Every record looks its session up.
     public func _rawHashValue(seed: Int) -> Int {
-        seededHash(fnv1a(id, continuing: 0xcbf2_9ce4_8422_2325 ^ UInt64(system.ordinal)), seed: seed)
+        seededHash(wordDigest(id, continuing: UInt64(system.ordinal)), seed: seed)
     }
 
     public static func < (lhs: SessionKey, rhs: SessionKey) -> Bool {
