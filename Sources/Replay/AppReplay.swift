@@ -52,14 +52,16 @@ struct AppReplay {
         outputs.reverse()
         while let output = outputs.popLast() {
             sessions.record(output)
-            switch output {
-            case .error:
-                if options.includeTrace { trace.append(.vp(output)) }
-            case .event(let event) where options.middlewares.isEmpty:
+            if options.middlewares.isEmpty {
                 // The usual run: each chain's `apply` gave the event back as a copy (a retain
                 // and a release of every reference it holds).
                 if options.includeTrace { trace.append(.vp(output)) }
-                addMetrics(for: event, original: event)
+                if case .event(let event) = consume output { addMetrics(for: event, original: event) }
+                continue
+            }
+            switch output {
+            case .error:
+                if options.includeTrace { trace.append(.vp(output)) }
             case .event(let event):
                 guard let shared = options.middlewares.all.apply(to: event) else { continue }
                 if options.includeTrace, let traced = options.middlewares.trace.apply(to: shared) {

@@ -59,23 +59,28 @@ public struct SessionManager: Sendable {
                     packedAttributes: record.packedAttributes, session: session))
             return [.event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
         }
-        var session = open[index].session
-        guard let status = session.status.applying(record.action) else {
+        guard let status = open[index].session.status.applying(record.action) else {
             return [
                 .error(
                     ValuePropositionError(
                         timestamp: record.timestamp, app: app, name: record.name,
-                        kind: .prohibitedStatusChange(status: session.status, action: record.action),
-                        sessionID: session.id))
+                        kind: .prohibitedStatusChange(status: open[index].session.status, action: record.action),
+                        sessionID: open[index].session.id))
             ]
         }
-        session.reach(status, at: record.timestamp)
+        // The session changes where it is, or is moved out when it ends: a copy changed and
+        // put back retained and released each of its strings and buffers, and copied its
+        // history to append to it.
+        let reached: Session
         if status.isFinal {
-            open.remove(at: index)
+            var session = open.remove(at: index).session
+            session.reach(status, at: record.timestamp)
+            reached = session
         } else {
-            open[index].session = session
+            open[index].session.reach(status, at: record.timestamp)
+            reached = open[index].session
         }
-        return [.event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
+        return [.event(event(for: reached, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
     }
 
     /// Applies an app lifecycle event.
