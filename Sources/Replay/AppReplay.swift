@@ -2,19 +2,6 @@ import EventModel
 import OpenAVT
 import ValueProposition
 
-/// A record of an app session: a value-proposition action or a lifecycle event.
-enum AppInput {
-    case vp(VPRecord)
-    case lifecycle(AppRecord)
-
-    var timestamp: Timestamp {
-        switch self {
-        case .vp(let record): return record.timestamp
-        case .lifecycle(let record): return record.timestamp
-        }
-    }
-}
-
 /// Replays the records of one app session, in order, through a ``SessionManager``.
 ///
 /// Every output goes to the session rows; events then pass through the middlewares for
@@ -41,12 +28,23 @@ struct AppReplay {
         self.options = options
     }
 
-    mutating func replay(_ input: AppInput) {
-        lastRecord = input.timestamp
+    /// Replays a record of the app session: a value-proposition action or a lifecycle event
+    /// (any other kind is ignored).
+    ///
+    /// The record is read where it lies: taking its action out of it, as a value of its own,
+    /// copied it (a retain of each of its strings and packed attributes, which by the time a
+    /// session is replayed are out of the cache: 1% of a run's samples).
+    mutating func replay(_ record: Record) {
         var outputs: [SessionOutput]
-        switch input {
-        case .vp(let record): outputs = manager.process(record)
-        case .lifecycle(let record): outputs = manager.process(record.event, at: record.timestamp)
+        switch record {
+        case .vp(let action):
+            lastRecord = action.timestamp
+            outputs = manager.process(action)
+        case .app(let lifecycle):
+            lastRecord = lifecycle.timestamp
+            outputs = manager.process(lifecycle.event, at: lifecycle.timestamp)
+        case .avt, .marconi:
+            return
         }
         // Taken out of the array, first to last, rather than copied out of it.
         outputs.reverse()

@@ -295,11 +295,7 @@ public struct ClosedSession: Sendable {
         case .vp:
             var replay = AppReplay(app: key.id, scope: scope, options: options)
             while let (record, _) = pending.popLast() {
-                switch consume record {
-                case .vp(let vp): replay.replay(.vp(vp))
-                case .app(let app): replay.replay(.lifecycle(app))
-                default: break
-                }
+                replay.replay(record)
             }
             report.vpSessions = replay.summaries().map { summary in
                 var summary = summary
