@@ -124,6 +124,17 @@ public struct Event: Hashable, Sendable {
         self[stamp.key] = value
     }
 
+    /// Stamps the ids of `ids` that are not `nil`, as ``stamp(_:_:)`` would one by one, but
+    /// sharing the object when it can.
+    mutating func stamp(ids: consuming HubIDs) {
+        guard stamps.canStore(ids: ids) else {
+            if let streamID = ids.streamID { stamp(.streamId, .string(streamID)) }
+            if let playbackID = ids.playbackID { stamp(.playbackId, .string(playbackID)) }
+            return
+        }
+        stamps.store(ids: ids)
+    }
+
     /// Sets or removes a stored attribute: in its slot when the core hubs stamp it and the
     /// value has the slot's type, in the list otherwise.
     private mutating func setStored(_ key: AttributeKey, _ value: AttributeValue?) {

@@ -25,8 +25,14 @@ public final class HubCore: Hub {
     private(set) var accumBufferTime: Int64 = 0
     private var lastBufferBeginInPauseBlock = false
     private var lastBufferBeginInSeekBlock = false
-    private var streamID: String?
-    private var playbackID: String?
+    private var streamID: String? {
+        didSet { sharedIDs = nil }
+    }
+    private var playbackID: String? {
+        didSet { sharedIDs = nil }
+    }
+    /// Both ids in the object the events stamped with them share, made when first stamped.
+    private var sharedIDs: HubIDs?
     private var lastAcceptedTimestamp = Timestamp(milliseconds: 0)
     private var idGenerator: any IDGenerator
     private var instrumentID = ""
@@ -84,8 +90,10 @@ public final class HubCore: Hub {
         }
         event.stamp(.inBufferBlock, .bool(state.isBuffering))
         event.stamp(.inPlaybackBlock, .bool(state.didStart && !state.didFinish))
-        if let streamID { event.stamp(.streamId, .string(streamID)) }
-        if let playbackID { event.stamp(.playbackId, .string(playbackID)) }
+        if streamID != nil || playbackID != nil {
+            if sharedIDs == nil { sharedIDs = HubIDs(streamID: streamID, playbackID: playbackID) }
+            event.stamp(ids: sharedIDs.unsafelyUnwrapped)
+        }
         if event.action.standard == .end || event.action.standard == .stop || event.action.standard == .next {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)
         }

@@ -52,4 +52,44 @@ struct HubStampTests {
         #expect(!stamped.string(.playbackId, equals: nil))
         #expect(displaced.string(.streamId, equals: nil))
     }
+
+    @Test func eventsStampedWithSharedIdsReadAndChangeThemAsTheirOwn() {
+        let ids = HubIDs(streamID: "android-6df183f9:1763596824226:s1", playbackID: "android-6df183f9:1763596824226:p1")
+        var first = Event(action: .start, timestamp: Timestamp(milliseconds: 0))
+        var second = Event(action: .ping, timestamp: Timestamp(milliseconds: 1))
+        first.stamp(ids: ids)
+        second.stamp(ids: ids)
+        #expect(first.string(.playbackId) == ids.playbackID && first.string(.streamId) == ids.streamID)
+        // Changing one event's id leaves the other's, and the other id, as they were.
+        first[.playbackId] = "p-9"
+        #expect(first.attributes == [.streamId: .string(ids.streamID ?? ""), .playbackId: "p-9"])
+        #expect(second.string(.playbackId) == ids.playbackID && second.string(.streamId) == ids.streamID)
+        second.stamp(.streamId, .string("s-2"))
+        #expect(second.string(.streamId) == "s-2" && second.string(.playbackId) == ids.playbackID)
+        #expect(first.string(.streamId) == ids.streamID)
+        // Removed, an id is gone whatever the object still holds.
+        first[.streamId] = nil
+        #expect(first.attributes == [.playbackId: "p-9"])
+    }
+
+    @Test func sharedIdsLeaveAnIdTheyLackAndAnIdSetAsAnotherType() {
+        // The hub has a playback id but no stream id yet: a stream id set before stays.
+        let ids = HubIDs(streamID: nil, playbackID: "p-1")
+        var withStream = Event(action: .start, timestamp: Timestamp(milliseconds: 0), attributes: [.streamId: "s-0"])
+        withStream.stamp(ids: ids)
+        #expect(withStream.attributes == [.streamId: "s-0", .playbackId: "p-1"])
+        // An id set as a number is in the event's list: the stamp replaces it there.
+        var displaced = Event(action: .start, timestamp: Timestamp(milliseconds: 0), attributes: [.playbackId: 7])
+        displaced.stamp(ids: HubIDs(streamID: "s-1", playbackID: "p-1"))
+        #expect(displaced.attributes == [.streamId: "s-1", .playbackId: "p-1"])
+        #expect(displaced.string(.playbackId) == "p-1")
+        // Stamped as one object or one by one, the same event.
+        var oneByOne = Event(action: .start, timestamp: Timestamp(milliseconds: 0), attributes: [.playbackId: 7])
+        oneByOne.stamp(.streamId, .string("s-1"))
+        oneByOne.stamp(.playbackId, .string("p-1"))
+        #expect(displaced == oneByOne)
+        var none = Event(action: .start, timestamp: Timestamp(milliseconds: 0))
+        none.stamp(ids: HubIDs(streamID: nil, playbackID: nil))
+        #expect(none.attributes.isEmpty)
+    }
 }
