@@ -10,12 +10,15 @@
 #   and reused while it is there;
 # - runs N rounds (default 3), each tool once a round, the order rotating from round to
 #   round: `avt-replay --quiet --out TMP FILES` (the full replay, every report written),
-#   `zcat FILES > /dev/null`, `pigz -dc FILES > /dev/null`, and DuckDB (2 threads) reading
-#   the same .jsonl.gz files with explicit columns and a GROUP BY instrument;
-# - measures each with /usr/bin/time (wall seconds, max RSS), and prints the median wall
-#   time, records/s, MB/s of uncompressed JSON, the largest max RSS, and the time relative
-#   to DuckDB's;
-# - with --one-core, also times avt-replay and zcat pinned to CPU 0 (`taskset -c 0`).
+#   the same with `--shard 1/1000` (reading only: every line inflated, parsed, checked,
+#   packed and routed, a thousandth of the sessions replayed), `zcat FILES > /dev/null`,
+#   `pigz -dc FILES > /dev/null`, and DuckDB (2 threads) reading the same .jsonl.gz files
+#   with explicit columns and a GROUP BY instrument;
+# - measures each with /usr/bin/time (wall seconds, user and system CPU seconds, max RSS),
+#   and prints the median wall time, records/s, MB/s of uncompressed JSON, the median CPU
+#   time, the largest max RSS, and the time relative to DuckDB's;
+# - with --one-core, also times avt-replay (full and reading only) and zcat pinned to CPU 0
+#   (`taskset -c 0`).
 #
 # The files are in the page cache (they were just written or read), so this measures
 # decompression, parsing and replay, not the disk. A benchmark, not a test: nothing in the
@@ -143,27 +146,35 @@ if total != expected:
 print(f"duckdb {duckdb.__version__}: {groups} instruments (+ the NULL group: vp, app, marconi), {total} records", file=sys.stderr)
 EOF
 
-# Runs one tool under /usr/bin/time, which writes "wall-seconds max-RSS-KiB" to $work/time.
-timed() { /usr/bin/time -f "%e %M" -o "$work/time" "$@"; }
+# Runs one tool under /usr/bin/time, which writes "wall-seconds max-RSS-KiB user-seconds
+# system-seconds" to $work/time.
+timed() { /usr/bin/time -f "%e %M %U %S" -o "$work/time" "$@"; }
 run() {
     case "$1" in
     avt_replay) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --out "$work/out" "${inputs[@]}" ;;
+    avt_read) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --shard 1/1000 --out "$work/out" "${inputs[@]}" ;;
     zcat) timed zcat "${inputs[@]}" >/dev/null ;;
     pigz) timed pigz -dc "${inputs[@]}" >/dev/null ;;
     duckdb) timed python3 "$work/duckdb_query.py" "$records" "${inputs[@]}" ;;
     avt_replay_1) rm -rf "$work/out"; timed taskset -c 0 "$bin/avt-replay" --quiet --out "$work/out" "${inputs[@]}" ;;
+    avt_read_1)
+        rm -rf "$work/out"
+        timed taskset -c 0 "$bin/avt-replay" --quiet --shard 1/1000 --out "$work/out" "${inputs[@]}"
+        ;;
     zcat_1) timed taskset -c 0 zcat "${inputs[@]}" >/dev/null ;;
     esac
 }
 
-tools=(avt_replay zcat pigz duckdb)
-((one_core)) && tools+=(avt_replay_1 zcat_1)
+tools=(avt_replay avt_read zcat pigz duckdb)
+((one_core)) && tools+=(avt_replay_1 avt_read_1 zcat_1)
 declare -A label=(
     [avt_replay]='`avt-replay --quiet --out DIR`'
+    [avt_read]='reading only: `avt-replay --shard 1/1000`'
     [zcat]='`zcat > /dev/null`'
     [pigz]='`pigz -dc > /dev/null`'
     [duckdb]='DuckDB, 2 threads, `GROUP BY instrument`'
     [avt_replay_1]='`avt-replay` on one core (`taskset -c 0`)'
+    [avt_read_1]='reading only on one core'
     [zcat_1]='`zcat` on one core (`taskset -c 0`)'
 )
 
@@ -174,14 +185,14 @@ for ((round = 0; round < rounds; round++)); do
         tool=${tools[$(((k + round) % count))]}
         status=0
         run "$tool" || status=$?
-        read -r seconds kilobytes < <(tail -n 1 "$work/time")
+        read -r seconds kilobytes user system < <(tail -n 1 "$work/time")
         log "round $((round + 1))/$rounds: $tool ${seconds} s, max RSS $((kilobytes / 1024)) MiB$( ((status)) && echo ", EXIT STATUS $status")"
         if ((status)); then
             echo "benchmark: $tool failed (exit $status); its times are not reported" >&2
             tail -n 5 "$work/time" >&2 || true
             exit 1
         fi
-        echo "$tool $seconds $kilobytes" >>"$work/results"
+        echo "$tool $seconds $kilobytes $user $system" >>"$work/results"
     done
 done
 
@@ -202,12 +213,14 @@ for line in open(labels):
     key, _, text = line.rstrip("\n").partition("=")
     order.append(key)
     names[key] = text
-times, rss = {}, {}
+times, cpu_times, rss = {}, {}, {}
 for line in open(results):
-    tool, seconds, kilobytes = line.split()
+    tool, seconds, kilobytes, user, system = line.split()
     times.setdefault(tool, []).append(float(seconds))
+    cpu_times.setdefault(tool, []).append(float(user) + float(system))
     rss[tool] = max(rss.get(tool, 0), int(kilobytes))
 median = {tool: statistics.median(values) for tool, values in times.items()}
+median_cpu = {tool: statistics.median(values) for tool, values in cpu_times.items()}
 duck = median["duckdb"]
 
 print(f"Machine: {cores} cores (`nproc`), {cpu}, {memory}; {versions}.")
@@ -217,10 +230,11 @@ print(f"Corpus: `avt-loggen --records {records} --seed {seed} --files {files}`, 
       f"{compressed / 1e6:,.1f} MB compressed. Median of {rounds} round{'s' if rounds > 1 else ''} "
       f"(each tool once a round, in rotating order); memory is the largest max RSS.")
 print()
-print("| tool | wall time (median) | records/s | MB/s (uncompressed) | peak memory (max RSS) | time vs DuckDB |")
-print("|---|---:|---:|---:|---:|---:|")
+print("| tool | wall time (median) | records/s | MB/s (uncompressed) | CPU time, user + system (median) "
+      "| peak memory (max RSS) | time vs DuckDB |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 for tool in order:
     seconds = median[tool]
     print(f"| {names[tool]} | {seconds:.2f} s | {records / seconds:,.0f} | {uncompressed / 1e6 / seconds:,.0f} "
-          f"| {rss[tool] / 1024:,.0f} MiB | {seconds / duck:.2f}× |")
+          f"| {median_cpu[tool]:.2f} s | {rss[tool] / 1024:,.0f} MiB | {seconds / duck:.2f}× |")
 EOF
