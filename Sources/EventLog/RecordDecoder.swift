@@ -3,7 +3,8 @@ import EventModel
 
 /// Turns one line of an event log into a ``EventModel/Record``, or a reason to reject it.
 ///
-/// Parsing is simdjson's on-demand API through the `CSimdjson` shim; the rules of the
+/// Parsing is simdjson's through the `CSimdjson` shim (its DOM parser, and its on-demand
+/// parser for the lines the DOM parser does not take as an object); the rules of the
 /// event-log contract are applied here:
 /// - the line must be one JSON object, well-formed throughout, with nothing after it;
 /// - `ts` is required: an integer (milliseconds since the epoch) or an RFC 3339 string
