@@ -174,7 +174,7 @@ declare -A label=(
     [pigz]='`pigz -dc > /dev/null`'
     [duckdb]='DuckDB, 2 threads, `GROUP BY instrument`'
     [avt_replay_1]='`avt-replay` on one core (`taskset -c 0`)'
-    [avt_read_1]='reading only on one core'
+    [avt_read_1]='reading only on one core (`taskset -c 0`)'
     [zcat_1]='`zcat` on one core (`taskset -c 0`)'
 )
 
