@@ -51,11 +51,11 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     }
 }
 
-/// FNV-1a over a text's UTF-8 bytes, from `start` (FNV's offset basis, or the digest of what
-/// came before): the digest keys and actions compare first, and the hash of keys that
-/// dictionaries look up for every record (``seededHash(_:seed:)``).
-public func fnv1a(_ text: String, continuing start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
-    var digest = start
+/// FNV-1a over a text's UTF-8 bytes: the digest attribute keys, actions and packed key names
+/// keep and compare first, and the hash of attribute keys (``seededHash(_:seed:)``). Keys
+/// whose digest is not kept hash with ``wordDigest(_:continuing:)`` instead.
+public func fnv1a(_ text: String) -> UInt64 {
+    var digest: UInt64 = 0xcbf2_9ce4_8422_2325
     let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
         for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
     }
