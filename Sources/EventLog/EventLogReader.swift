@@ -41,7 +41,7 @@ public final class EventLogReader {
         let file = displayName
         let maxLineLength = lines.maxLineLength
         try lines.forEachLine { event in
-            try deliver(event, file: file, maxLineLength: maxLineLength, to: body)
+            try decoder.deliver(event, file: file, maxLineLength: maxLineLength, to: body)
         }
     }
 
@@ -97,34 +97,15 @@ public final class EventLogReader {
             switch queue.take() {
             case .block(let block):
                 bytesReadAhead = block.bytesRead
-                block.forEachLine { event in deliver(event, file: file, maxLineLength: maxLineLength, to: body) }
+                block.forEachLine { event in
+                    decoder.deliver(event, file: file, maxLineLength: maxLineLength, to: body)
+                }
                 LineBlock.recycle(block)
             case .end(let error):
                 bytesReadAhead = nil
                 if let error { throw error }
                 return
             }
-        }
-    }
-
-    /// Decodes a line, or rejects one found too long, and hands the entry to `body`.
-    private func deliver<E: Error>(
-        _ event: LineEvent, file: String, maxLineLength: Int, to body: (consuming LogEntry) throws(E) -> Void
-    ) throws(E) {
-        switch event {
-        case .line(let line):
-            // Consumed, so that the record is moved into the entry (measured: copying it was
-            // two atomic reference-count operations a record on the decoding thread).
-            let decoded = decoder.decode(line)
-            switch consume decoded {
-            case .record(let record):
-                try body(.record(consume record, line: line.number))
-            case .rejected(let reason):
-                try body(.rejected(RejectedLine(file: file, line: line.number, reason: reason, bytes: line.bytes)))
-            }
-        case .tooLong(let number, let prefix):
-            let reason = "line longer than \(maxLineLength) bytes"
-            try body(.rejected(RejectedLine(file: file, line: number, reason: reason, bytes: prefix)))
         }
     }
 }

@@ -12,7 +12,8 @@ final class InputFile {
     let displayName: String
     /// Bytes read from the file so far (compressed bytes, for a gzip file).
     private(set) var bytesRead: Int64 = 0
-    private let descriptor: Int32
+    /// The descriptor, -1 once closed.
+    private var descriptor: Int32
     private let ownsDescriptor: Bool
 
     /// Opens `path` for reading; `-` is standard input.
@@ -37,9 +38,15 @@ final class InputFile {
     }
 
     deinit {
-        if ownsDescriptor {
-            close(descriptor)
+        close()
+    }
+
+    /// Closes the file (standard input stays open); reading afterwards fails. Idempotent.
+    func close() {
+        if ownsDescriptor && descriptor >= 0 {
+            closeDescriptor(descriptor)
         }
+        descriptor = -1
     }
 
     /// Reads up to `count` bytes into `buffer`; returns 0 at the end of the input.
@@ -67,4 +74,9 @@ final class InputFile {
         }
         return String(cString: text)
     }
+}
+
+/// `close(2)`, out of reach of ``InputFile/close()``'s name.
+private func closeDescriptor(_ descriptor: Int32) {
+    _ = close(descriptor)
 }

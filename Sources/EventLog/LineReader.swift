@@ -6,11 +6,12 @@ import CSimdjson
 /// concatenated gzip members read as one stream, as `zcat` reads them, and zero bytes
 /// after the last member are ignored. Anything else is read as plain bytes.
 ///
-/// Memory stays the same whatever the file size: one read buffer of
-/// ``LineReaderConfiguration/readSize`` bytes (gzip only) and one line buffer of
-/// `maxLineLength + fillSize` bytes plus ``padding``. Lines are split on `\n`, a `\r`
-/// before it is dropped, blank lines (only spaces, tabs, carriage returns) are skipped but
-/// counted, and a last line without `\n` is a line too.
+/// Memory stays bounded whatever the file size: for gzip, one read buffer of
+/// ``LineReaderConfiguration/readSize`` bytes and ISA-L's inflate state; and one line buffer
+/// of `fillSize` bytes, a page and ``padding``, which grows for long lines only, up to
+/// `maxLineLength + fillSize` bytes. Lines are split on `\n`, a `\r` before it is dropped,
+/// blank lines (only spaces, tabs, carriage returns) are skipped but counted, and a last line
+/// without `\n` is a line too.
 ///
 /// ```swift
 /// let reader = try LineReader(path: "a.jsonl.gz")
@@ -25,14 +26,13 @@ public final class LineReader {
     public static let padding = Int(csj_padding())
 
     /// The input's name for messages: its path as given, or `<stdin>` for `-`.
-    public let displayName: String
+    public var displayName: String { source.displayName }
     /// The longest line this reader accepts (see ``LineReaderConfiguration/maxLineLength``).
-    public var maxLineLength: Int { configuration.maxLineLength }
-    private let configuration: LineReaderConfiguration
-    private let input: InputFile
+    public var maxLineLength: Int { source.configuration.maxLineLength }
+    private let source: LineSource
 
     /// Bytes read from the input so far (compressed bytes, for gzip), for progress reports.
-    public var bytesRead: Int64 { input.bytesRead }
+    public var bytesRead: Int64 { source.bytesRead }
     private var consumed = false
 
     /// Opens `path` (`-` for standard input).
@@ -40,10 +40,8 @@ public final class LineReader {
     /// - Throws: ``EventLogError`` when the file cannot be opened or is a directory.
     public init(path: String, configuration: LineReaderConfiguration = LineReaderConfiguration()) throws(EventLogError)
     {
-        let displayName = LineReader.displayName(for: path)
-        self.displayName = displayName
-        self.configuration = configuration
-        self.input = try InputFile(path: path, displayName: displayName)
+        source = try LineSource(
+            path: path, displayName: LineReader.displayName(for: path), configuration: configuration)
     }
 
     /// The name of an input in messages: `<stdin>` for `-`, otherwise the path itself.
@@ -61,86 +59,10 @@ public final class LineReader {
     public func forEachLine(_ body: (LineEvent) throws -> Void) throws {
         guard !consumed else { return }
         consumed = true
-        let buffer = LineBuffer(
-            maxLineLength: configuration.maxLineLength,
-            fillSize: configuration.fillSize,
-            padding: LineReader.padding
-        )
-        // Sniff the first two bytes, reading them into the line buffer.
-        let first = buffer.initialRegion()
-        let sniffLimit = min(max(configuration.readSize, 2), first.count)
-        var sniffed = 0
-        while sniffed < 2 {
-            guard let target = first.baseAddress else { break }
-            let count = try input.readSome(into: target + sniffed, count: sniffLimit - sniffed)
-            if count == 0 {
-                break
-            }
-            sniffed += count
+        defer { source.releaseBuffers() }
+        while try source.fill() {
+            try source.drain(body)
         }
-        if sniffed >= 2 && first[0] == 0x1F && first[1] == 0x8B {
-            try readGzip(into: buffer, initialInput: UnsafeRawBufferPointer(rebasing: first[0..<sniffed]), body)
-        } else {
-            buffer.didFill(sniffed)
-            try buffer.drain(body)
-            try readPlain(into: buffer, body)
-        }
-        try buffer.finish(body)
-    }
-
-    private func readPlain(into buffer: LineBuffer, _ body: (LineEvent) throws -> Void) throws {
-        while true {
-            let region = buffer.nextFillRegion()
-            guard let target = region.baseAddress else { return }
-            let count = try input.readSome(into: target, count: min(region.count, configuration.readSize))
-            if count == 0 {
-                return
-            }
-            buffer.didFill(count)
-            try buffer.drain(body)
-        }
-    }
-
-    private func readGzip(
-        into buffer: LineBuffer, initialInput: UnsafeRawBufferPointer, _ body: (LineEvent) throws -> Void
-    ) throws {
-        let inputSize = max(configuration.readSize, initialInput.count)
-        let inputBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: inputSize, alignment: 64)
-        defer { inputBuffer.deallocate() }
-        guard let inputBase = inputBuffer.baseAddress else { return }
-        inputBuffer.copyMemory(from: initialInput)
-        let inflater = GzipInflater(displayName: displayName)
-        inflater.supply(inputBase, count: initialInput.count)
-        var inputEnded = false
-        while true {
-            if inflater.needsInput && !inputEnded {
-                let count = try input.readSome(into: inputBase, count: configuration.readSize)
-                if count == 0 {
-                    inputEnded = true
-                } else {
-                    inflater.supply(inputBase, count: count)
-                }
-            }
-            let region = buffer.nextFillRegion()
-            guard let target = region.baseAddress else { return }
-            let step: GzipInflater.Step
-            do {
-                step = try inflater.inflate(into: target, capacity: region.count, inputEnded: inputEnded)
-            } catch {
-                guard error.kind == .truncatedGzip else { throw error }
-                throw EventLogError(
-                    file: displayName, kind: .truncatedGzip,
-                    message: "truncated gzip stream (cut in line \(buffer.lineNumber))")
-            }
-            switch step {
-            case .finished:
-                return
-            case .produced(let count):
-                if count > 0 {
-                    buffer.didFill(count)
-                    try buffer.drain(body)
-                }
-            }
-        }
+        try source.finish(body)
     }
 }
