@@ -9,7 +9,7 @@
 /// prohibited status change (`pause` or `complete` before `start`, `complete` while paused),
 /// or an action with no open session (a `complete` after a `cancel`). No activity leaves
 /// the app silent for more than 20 minutes, so a replay session timeout (30 minutes by
-/// default) never splits one.
+/// default) never splits one; only `--pauses` makes an app go quiet longer (``SourceState``).
 struct AppSession {
     enum Kind: UInt8 {
         case open, start, pause, complete, cancel, willResignActive, didBecomeActive

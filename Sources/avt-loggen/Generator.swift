@@ -12,6 +12,33 @@ struct Configuration {
     var latePerMille: Int = 5
     /// Relative shares of the records: OpenAVT (`avt`), Tentacles (`vp` and `app`), Marconi.
     var mix: (avt: Int, vp: Int, marconi: Int) = (80, 10, 10)
+    /// How the records are split into files; it changes nothing else.
+    var layout: Layout = .hourly
+    /// Prefix the file names with a tag drawn from the seed (see ``OutputFiles``).
+    var shuffleNames = false
+    /// Per cent of the sources that go quiet once, at a random moment of their life.
+    var pausePercent = 0
+    /// The length of every pause in ms; `nil`: drawn from 45 minutes to 5 hours.
+    var pauseLength: Int64?
+}
+
+/// What the generator keeps for a running source besides its script: its tag for the
+/// layouts, and its pause if it has one.
+///
+/// A paused source is scripted as if nothing happened; every record after `pauseAfter`
+/// (a time of its own clock) is written `pauseLength` later, its position, state and
+/// everything else unchanged, as when a device sleeps and the app carries on after it.
+struct SourceState {
+    var tag: SourceTag
+    /// The moment the source goes quiet; `.max` when it never does.
+    var pauseAfter: Int64 = .max
+    var pauseLength: Int64 = 0
+    /// In its pause now: in the heap for its first record after it, not counted as active.
+    var quiet = false
+
+    /// When a record the source scripted at `time` is written.
+    @inline(__always)
+    func shifted(_ time: Int64) -> Int64 { time > pauseAfter ? time + pauseLength : time }
 }
 
 /// The kinds of simulated sources, each with its own controller.
@@ -50,6 +77,15 @@ struct Controller {
 /// (`latePerMille`) and written 2 to 25 s later, after records with later timestamps,
 /// as mobile batch uploads arrive.
 ///
+/// With `pausePercent`, that share of the sources (drawn per source from the seed and its
+/// id, whatever the other draws) is scripted to its end once when it starts, to draw a
+/// moment uniformly between its first and last record, and goes quiet there for
+/// `pauseLength` or 45 min to 5 h (see ``SourceState``). A quiet source does not count as
+/// active, so the controllers start others in its place and the curve and the total hold.
+///
+/// The layout (`Configuration.layout`) only routes the records to files (``OutputFiles``):
+/// every layout gets the same lines, in the same order.
+///
 /// Nothing depends on the wall clock, the system's randomness, hashing or libm: the
 /// output is a function of the configuration alone.
 final class Generator {
@@ -62,6 +98,12 @@ final class Generator {
         ("tvos", 5, ["AppleTV14,1", "AppleTV11,1"]),
         ("roku", 5, ["Roku Ultra 4850X", "Roku Express 3960X"]),
     ]
+    /// The prefixes of the source ids, `PREFIX-hhhhhhhh`: the instruments' platforms, the
+    /// app sessions', the live and the on-demand players'. The `apps` layout has a file for each.
+    static let sourcePrefixes = platforms.map(\.prefix) + [appPrefix, livePrefix, onDemandPrefix]
+    static let appPrefix = "a"
+    static let livePrefix = "radio"
+    static let onDemandPrefix = "pod"
     static let fpsValues: [StaticString] = ["25.0", "29.97", "30.0", "23.976", "50.0", "60.0"]
 
     let configuration: Configuration
@@ -86,6 +128,13 @@ final class Generator {
     private var lateHeap = EventHeap()
     private var lateRecords: [[UInt8]] = []
     private var lateClasses: [UInt8] = []
+    private var lateTags: [SourceTag] = []
+    /// Per slot, as `instruments`, `apps` and `players`.
+    private var instrumentStates: [SourceState] = []
+    private var appStates: [SourceState] = []
+    private var playerStates: [SourceState] = []
+    /// Seeds the per-source draws of the pauses.
+    private let pauseSeed: UInt64
     private var freeLateSlots: [Int32] = []
     private var scratch: [UInt8] = []
     /// Each action's name as a JSON string, by `GeneratedEvent.Kind` raw value.
@@ -96,6 +145,11 @@ final class Generator {
     private(set) var lateWritten = 0
     /// Records written per class.
     private(set) var writtenByClass = [0, 0, 0]
+    /// Sources given a pause, pauses begun, and pauses ended: the source wrote again (a pause
+    /// near the end of the run may outlast it).
+    private(set) var pausesPlanned = 0
+    private(set) var pausesBegun = 0
+    private(set) var pausesEnded = 0
 
     var instrumentsStarted: Int { controllers[SourceClass.avt.rawValue].started }
     var maxActive: Int { controllers[SourceClass.avt.rawValue].maxActive }
@@ -126,7 +180,10 @@ final class Generator {
             Controller(share: Double(mix.vp) / total, rate: 1.0 / 60_000),
             Controller(share: Double(mix.marconi) / total, rate: 1.0 / 20_000),
         ]
-        output = OutputFiles(directory: configuration.directory, start: configuration.start, count: configuration.files)
+        output = OutputFiles(
+            directory: configuration.directory, start: configuration.start, hours: configuration.files,
+            layout: configuration.layout, shuffleNames: configuration.shuffleNames, seed: configuration.seed)
+        pauseSeed = SplitMix64.hash(configuration.seed ^ 0x9A05_E5EE_D0F5_11E5)
         for hour in 0..<configuration.files {
             let hourOfDay = Int(((configuration.start / 3_600_000) + Int64(hour)) % 24)
             let weight = Self.hourWeights[(hourOfDay + 24) % 24]
@@ -137,6 +194,8 @@ final class Generator {
 
     /// Bytes written to the files so far.
     var bytesWritten: Int64 { output.bytesWritten }
+    /// The number of files of the layout.
+    var fileCount: Int { output.count }
 
     func run() throws(GeneratorError) {
         let target = configuration.records
@@ -169,19 +228,22 @@ final class Generator {
     }
 
     private func stepInstrument(_ entry: EventHeap.Entry, _ slot: Int) throws(GeneratorError) {
-        let event = instruments[slot].pending[instruments[slot].head]
+        var event = instruments[slot].pending[instruments[slot].head]
         instruments[slot].head += 1
         produced += 1
         controllers[SourceClass.avt.rawValue].produced += 1
+        let scripted = event.timestamp
+        let state = wake(&instrumentStates[slot], .avt)
+        event.timestamp = state.shifted(scripted)
 
         try releaseLate(upTo: event.timestamp)
         if written < configuration.records {
             if lateRng.chance(perMille: configuration.latePerMille) {
                 scratch.removeAll(keepingCapacity: true)
                 encode(event, slot: slot, into: &scratch)
-                holdLate(time: event.timestamp, class: .avt)
+                holdLate(time: event.timestamp, class: .avt, source: state.tag)
             } else {
-                try output.select(time: event.timestamp)
+                try output.select(time: event.timestamp, source: state.tag)
                 encode(event, slot: slot, into: &output.buffer)
                 written += 1
                 writtenByClass[SourceClass.avt.rawValue] += 1
@@ -189,9 +251,9 @@ final class Generator {
         }
 
         if let next = instruments[slot].nextTime {
-            heap.push(time: next, slot: entry.slot)
+            schedule(entry.slot, next: next, after: scripted, &instrumentStates[slot], .avt)
         } else if instruments[slot].refill(catalog: catalog), let next = instruments[slot].nextTime {
-            heap.push(time: next, slot: entry.slot)
+            schedule(entry.slot, next: next, after: scripted, &instrumentStates[slot], .avt)
         } else {
             instruments[slot].pending = []
             freeSlots.append(entry.slot)
@@ -200,19 +262,22 @@ final class Generator {
     }
 
     private func stepApp(_ entry: EventHeap.Entry, _ slot: Int) throws(GeneratorError) {
-        let event = apps[slot].pending[apps[slot].head]
+        var event = apps[slot].pending[apps[slot].head]
         apps[slot].head += 1
         produced += 1
         controllers[SourceClass.vp.rawValue].produced += 1
+        let scripted = event.timestamp
+        let state = wake(&appStates[slot], .vp)
+        event.timestamp = state.shifted(scripted)
 
         try releaseLate(upTo: event.timestamp)
         if written < configuration.records {
             if lateRng.chance(perMille: configuration.latePerMille) {
                 scratch.removeAll(keepingCapacity: true)
                 apps[slot].encode(event, catalog: sideCatalog, into: &scratch)
-                holdLate(time: event.timestamp, class: .vp)
+                holdLate(time: event.timestamp, class: .vp, source: state.tag)
             } else {
-                try output.select(time: event.timestamp)
+                try output.select(time: event.timestamp, source: state.tag)
                 apps[slot].encode(event, catalog: sideCatalog, into: &output.buffer)
                 written += 1
                 writtenByClass[SourceClass.vp.rawValue] += 1
@@ -220,9 +285,9 @@ final class Generator {
         }
 
         if let next = apps[slot].nextTime {
-            heap.push(time: next, slot: entry.slot)
+            schedule(entry.slot, next: next, after: scripted, &appStates[slot], .vp)
         } else if apps[slot].refill(catalog: sideCatalog), let next = apps[slot].nextTime {
-            heap.push(time: next, slot: entry.slot)
+            schedule(entry.slot, next: next, after: scripted, &appStates[slot], .vp)
         } else {
             apps[slot] = AppSession(appField: [], rng: SplitMix64(seed: 0), firstEvent: 0)
             freeAppSlots.append(Int32(slot))
@@ -231,19 +296,22 @@ final class Generator {
     }
 
     private func stepPlayer(_ entry: EventHeap.Entry, _ slot: Int) throws(GeneratorError) {
-        let event = players[slot].pending[players[slot].head]
+        var event = players[slot].pending[players[slot].head]
         players[slot].head += 1
         produced += 1
         controllers[SourceClass.marconi.rawValue].produced += 1
+        let scripted = event.timestamp
+        let state = wake(&playerStates[slot], .marconi)
+        event.timestamp = state.shifted(scripted)
 
         try releaseLate(upTo: event.timestamp)
         if written < configuration.records {
             if lateRng.chance(perMille: configuration.latePerMille) {
                 scratch.removeAll(keepingCapacity: true)
                 players[slot].encode(event, catalog: sideCatalog, into: &scratch)
-                holdLate(time: event.timestamp, class: .marconi)
+                holdLate(time: event.timestamp, class: .marconi, source: state.tag)
             } else {
-                try output.select(time: event.timestamp)
+                try output.select(time: event.timestamp, source: state.tag)
                 players[slot].encode(event, catalog: sideCatalog, into: &output.buffer)
                 written += 1
                 writtenByClass[SourceClass.marconi.rawValue] += 1
@@ -251,9 +319,9 @@ final class Generator {
         }
 
         if let next = players[slot].nextTime {
-            heap.push(time: next, slot: entry.slot)
+            schedule(entry.slot, next: next, after: scripted, &playerStates[slot], .marconi)
         } else if players[slot].refill(catalog: sideCatalog), let next = players[slot].nextTime {
-            heap.push(time: next, slot: entry.slot)
+            schedule(entry.slot, next: next, after: scripted, &playerStates[slot], .marconi)
         } else {
             players[slot].pending = []
             freePlayerSlots.append(Int32(slot))
@@ -261,17 +329,70 @@ final class Generator {
         }
     }
 
+    // MARK: - Pauses
+
+    /// Ends the pause of a source whose first record after it is due; returns its state.
+    @inline(__always)
+    private func wake(_ state: inout SourceState, _ sourceClass: SourceClass) -> SourceState {
+        if state.quiet {
+            state.quiet = false
+            controllers[sourceClass.rawValue].active += 1
+            pausesEnded += 1
+        }
+        return state
+    }
+
+    /// Puts a source back in the heap for its record scripted at `next`, after one scripted
+    /// at `previous`; when its pause falls between them, it goes quiet until then.
+    @inline(__always)
+    private func schedule(
+        _ heapSlot: Int32, next: Int64, after previous: Int64, _ state: inout SourceState,
+        _ sourceClass: SourceClass
+    ) {
+        if next > state.pauseAfter && previous <= state.pauseAfter {
+            state.quiet = true
+            controllers[sourceClass.rawValue].active -= 1
+            pausesBegun += 1
+        }
+        heap.push(time: state.shifted(next), slot: heapSlot)
+    }
+
+    /// Whether a new source gets a pause: drawn from the seed and its id alone, so the same
+    /// sources pause whatever the other options.
+    private func pauseDraws(for tag: SourceTag) -> SplitMix64? {
+        guard configuration.pausePercent > 0 else { return nil }
+        var draws = SplitMix64(seed: pauseSeed ^ SplitMix64.hash(tag.key))
+        return draws.below(100) < configuration.pausePercent ? draws : nil
+    }
+
+    /// The state of a new source: its tag and, with `draws`, a pause at a moment drawn
+    /// uniformly from its first record (`first`) to just before its last (`last`).
+    private func plan(
+        _ tag: SourceTag, draws: SplitMix64?, first: Int64, last: Int64
+    ) -> SourceState {
+        var state = SourceState(tag: tag)
+        guard var draws, last > first else { return state }
+        state.pauseAfter = draws.between(first...(last - 1))
+        state.pauseLength = configuration.pauseLength ?? draws.between(2_700_000...18_000_000)
+        pausesPlanned += 1
+        return state
+    }
+
+    // MARK: - Late records
+
     /// Holds the record in `scratch` back, to be written 2 to 25 s after its time.
-    private func holdLate(time: Int64, class sourceClass: SourceClass) {
+    private func holdLate(time: Int64, class sourceClass: SourceClass, source: SourceTag) {
         let lateSlot: Int32
         if let free = freeLateSlots.popLast() {
             lateSlot = free
             lateRecords[Int(free)] = scratch
             lateClasses[Int(free)] = UInt8(sourceClass.rawValue)
+            lateTags[Int(free)] = source
         } else {
             lateSlot = Int32(lateRecords.count)
             lateRecords.append(scratch)
             lateClasses.append(UInt8(sourceClass.rawValue))
+            lateTags.append(source)
         }
         lateHeap.push(time: time + lateRng.between(2_000...25_000), slot: lateSlot)
     }
@@ -279,7 +400,7 @@ final class Generator {
     private func releaseLate(upTo time: Int64) throws(GeneratorError) {
         while written < configuration.records, let first = lateHeap.first, first.time <= time {
             _ = lateHeap.pop()
-            try output.select(time: first.time)
+            try output.select(time: first.time, source: lateTags[Int(first.slot)])
             output.buffer.append(contentsOf: lateRecords[Int(first.slot)])
             lateRecords[Int(first.slot)] = []
             freeLateSlots.append(first.slot)
@@ -346,8 +467,12 @@ final class Generator {
         controllers[SourceClass.avt.rawValue].started += 1
         let instrumentsStarted = controllers[SourceClass.avt.rawValue].started
         var instrumentRng = rng.split()
-        let platform = Self.platforms[instrumentRng.weighted(Self.platforms.map(\.weight))]
-        let id = platform.prefix + "-" + Self.hex8(Self.mix32(UInt32(truncatingIfNeeded: instrumentsStarted) ^ seedMix))
+        let platformIndex = instrumentRng.weighted(Self.platforms.map(\.weight))
+        let platform = Self.platforms[platformIndex]
+        let number = Self.mix32(UInt32(truncatingIfNeeded: instrumentsStarted) ^ seedMix)
+        let id = platform.prefix + "-" + Self.hex8(number)
+        let tag = SourceTag(
+            key: UInt64(SourceClass.avt.rawValue) << 32 | UInt64(number), prefix: UInt8(platformIndex))
         var nameField = Array("\"instrument\":".utf8)
         nameField += Catalog.json(id)
         var attributes: [UInt8] = []
@@ -361,13 +486,23 @@ final class Generator {
             nameField: nameField, staticAttributes: attributes, hasAds: hasAds,
             rng: instrumentRng, firstEvent: time)
         guard instrument.refill(catalog: catalog), let next = instrument.nextTime else { return }
+        let draws = pauseDraws(for: tag)
+        var last = next
+        if draws != nil {
+            var probe = instrument
+            last = probe.pending.last?.timestamp ?? next
+            while probe.refill(catalog: catalog) { last = probe.pending.last?.timestamp ?? last }
+        }
+        let state = plan(tag, draws: draws, first: next, last: last)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
             instruments[Int(free)] = instrument
+            instrumentStates[Int(free)] = state
         } else {
             slot = Int32(instruments.count)
             instruments.append(instrument)
+            instrumentStates.append(state)
         }
         heap.push(time: next, slot: slot)
         controllers[SourceClass.avt.rawValue].active += 1
@@ -377,16 +512,29 @@ final class Generator {
         controllers[SourceClass.vp.rawValue].started += 1
         let started = controllers[SourceClass.vp.rawValue].started
         let appRng = sideRng.split()
-        let id = "a-" + Self.hex8(Self.mix32(UInt32(truncatingIfNeeded: started) ^ seedMix ^ 0xA99_5E55))
+        let number = Self.mix32(UInt32(truncatingIfNeeded: started) ^ seedMix ^ 0xA99_5E55)
+        let id = Self.appPrefix + "-" + Self.hex8(number)
+        let tag = SourceTag(
+            key: UInt64(SourceClass.vp.rawValue) << 32 | UInt64(number), prefix: UInt8(Self.platforms.count))
         var app = AppSession(appField: Array("\"app\":".utf8) + Catalog.json(id), rng: appRng, firstEvent: time)
         guard app.refill(catalog: sideCatalog), let next = app.nextTime else { return }
+        let draws = pauseDraws(for: tag)
+        var last = next
+        if draws != nil {
+            var probe = app
+            last = probe.pending.last?.timestamp ?? next
+            while probe.refill(catalog: sideCatalog) { last = probe.pending.last?.timestamp ?? last }
+        }
+        let state = plan(tag, draws: draws, first: next, last: last)
         let slot: Int32
         if let free = freeAppSlots.popLast() {
             slot = free
             apps[Int(free)] = app
+            appStates[Int(free)] = state
         } else {
             slot = Int32(apps.count)
             apps.append(app)
+            appStates.append(state)
         }
         heap.push(time: next, slot: Int32(SourceClass.vp.rawValue) << Self.classShift | slot)
         controllers[SourceClass.vp.rawValue].active += 1
@@ -397,21 +545,33 @@ final class Generator {
         let started = controllers[SourceClass.marconi.rawValue].started
         var playerRng = sideRng.split()
         let isLive = playerRng.chance(perMille: 700)
-        let id =
-            (isLive ? "radio-" : "pod-")
-            + Self.hex8(Self.mix32(UInt32(truncatingIfNeeded: started) ^ seedMix ^ 0x4AD1_0F00))
+        let number = Self.mix32(UInt32(truncatingIfNeeded: started) ^ seedMix ^ 0x4AD1_0F00)
+        let id = (isLive ? Self.livePrefix : Self.onDemandPrefix) + "-" + Self.hex8(number)
+        let tag = SourceTag(
+            key: UInt64(SourceClass.marconi.rawValue) << 32 | UInt64(number),
+            prefix: UInt8(Self.platforms.count + (isLive ? 1 : 2)))
         let station = playerRng.below(sideCatalog.stations.count)
         var player = RadioPlayer(
             playerField: Array("\"player\":".utf8) + Catalog.json(id), isLive: isLive, station: station, rng: playerRng,
             firstEvent: time)
         guard player.refill(catalog: sideCatalog), let next = player.nextTime else { return }
+        let draws = pauseDraws(for: tag)
+        var last = next
+        if draws != nil {
+            var probe = player
+            last = probe.pending.last?.timestamp ?? next
+            while probe.refill(catalog: sideCatalog) { last = probe.pending.last?.timestamp ?? last }
+        }
+        let state = plan(tag, draws: draws, first: next, last: last)
         let slot: Int32
         if let free = freePlayerSlots.popLast() {
             slot = free
             players[Int(free)] = player
+            playerStates[Int(free)] = state
         } else {
             slot = Int32(players.count)
             players.append(player)
+            playerStates.append(state)
         }
         heap.push(time: next, slot: Int32(SourceClass.marconi.rawValue) << Self.classShift | slot)
         controllers[SourceClass.marconi.rawValue].active += 1

@@ -7,7 +7,7 @@
 /// (`bufferingStarted`, `bufferingEnded` with the same meta), and have an occasional `error`,
 /// mostly followed by a recovery (buffering again, then playing the same meta). The player
 /// stops after a listening time drawn when it starts; it is never silent for more than 20
-/// minutes while listening.
+/// minutes while listening, unless `--pauses` makes it go quiet (``SourceState``).
 struct RadioPlayer {
     enum Kind: UInt8 {
         case bufferingStarted, bufferingEnded, startPlaying, newMeta, progress, trackChanged, error

@@ -48,6 +48,12 @@ struct SplitMix64 {
         return weights.count - 1
     }
 
+    /// A well-mixed 64-bit hash of `value`: the first number of the generator seeded with it.
+    static func hash(_ value: UInt64) -> UInt64 {
+        var generator = SplitMix64(seed: value)
+        return generator.next()
+    }
+
     /// A new generator whose stream is independent of this one's.
     mutating func split() -> SplitMix64 {
         SplitMix64(seed: next())
