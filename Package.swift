@@ -35,8 +35,9 @@ let package = Package(
         .target(
             name: "Replay",
             dependencies: [
-                "EventModel", "OpenAVT", "ValueProposition", "Marconi", "CMemoryHints",
+                "EventModel", "OpenAVT", "ValueProposition", "Marconi",
                 .product(name: "HeapModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
@@ -50,7 +51,6 @@ let package = Package(
         ),
         .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
         .target(name: "CMallocTuning"),
-        .target(name: "CMemoryHints"),
         .target(name: "CWriteback"),
         .target(name: "MetricsPush"),
         .target(name: "ReportDiff"),

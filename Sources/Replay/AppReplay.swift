@@ -19,8 +19,8 @@ struct AppReplay {
     private var origins: [(app: String, name: String, origin: MetricOrigin)?] = []
     private var originsOfOtherIDs: [String: (app: String, name: String, origin: MetricOrigin)] = [:]
     private let options: ReplayOptions
-    private(set) var trace: [TraceLine] = []
-    private(set) var points: [MetricPoint] = []
+    /// What the records replayed since the last ``takeOutputs()`` produced.
+    var outputs = LifeOutputs()
     private(set) var lastRecord: Timestamp?
 
     init(app: String, scope: String, options: ReplayOptions) {
@@ -35,35 +35,35 @@ struct AppReplay {
     /// copied it (a retain of each of its strings and packed attributes, which by the time a
     /// session is replayed are out of the cache: 1% of a run's samples).
     mutating func replay(_ record: Record) {
-        var outputs: [SessionOutput]
+        var produced: [SessionOutput]
         switch record {
         case .vp(let action):
             lastRecord = action.timestamp
-            outputs = manager.process(action)
+            produced = manager.process(action)
         case .app(let lifecycle):
             lastRecord = lifecycle.timestamp
-            outputs = manager.process(lifecycle.event, at: lifecycle.timestamp)
+            produced = manager.process(lifecycle.event, at: lifecycle.timestamp)
         case .avt, .marconi:
             return
         }
         // Taken out of the array, first to last, rather than copied out of it.
-        outputs.reverse()
-        while let output = outputs.popLast() {
+        produced.reverse()
+        while let output = produced.popLast() {
             sessions.record(output)
             if options.middlewares.isEmpty {
                 // The usual run: each chain's `apply` gave the event back as a copy (a retain
                 // and a release of every reference it holds).
-                if options.includeTrace { trace.append(.vp(output)) }
+                if options.includeTrace { outputs.trace.append(.vp(output)) }
                 if case .event(let event) = consume output { addMetrics(for: event, original: event) }
                 continue
             }
             switch output {
             case .error:
-                if options.includeTrace { trace.append(.vp(output)) }
+                if options.includeTrace { outputs.trace.append(.vp(output)) }
             case .event(let event):
                 guard let shared = options.middlewares.all.apply(to: event) else { continue }
                 if options.includeTrace, let traced = options.middlewares.trace.apply(to: shared) {
-                    trace.append(.vp(.event(traced)))
+                    outputs.trace.append(.vp(.event(traced)))
                 }
                 if let measured = options.middlewares.metrics.apply(to: shared) {
                     addMetrics(for: measured, original: event)
@@ -78,14 +78,14 @@ struct AppReplay {
         var point = MetricPoint(
             Metric(name: Self.counterName(original.status), kind: .counter, value: .int(1), timestamp: event.timestamp),
             from: origin, rowIndex: row)
-        points.append(point)
+        outputs.points.append(point)
         // A session's first event opens its row (see `VPSessionRecorder`).
         if original.status.isFinal, let openedRow = sessions.row(of: original.sessionID) {
             let opened = sessions.openedTimestamp(ofRow: openedRow)
             point.metric = Metric(
                 name: "SessionDuration", kind: .gauge, value: .int(original.timestamp.milliseconds(since: opened)),
                 timestamp: event.timestamp)
-            points.append(point)
+            outputs.points.append(point)
         }
         // Most events have no duration: a scan, without the attributes' dictionary.
         var durations: [(key: AttributeKey, value: Metric.Value)] = []
@@ -99,7 +99,7 @@ struct AppReplay {
         durations.sort { $0.key < $1.key }
         for (key, value) in durations {
             point.metric = Metric(name: key.rawValue, kind: .gauge, value: value, timestamp: event.timestamp)
-            points.append(point)
+            outputs.points.append(point)
         }
     }
 
@@ -131,6 +131,13 @@ struct AppReplay {
         case .canceled: "Canceled"
         case .completed: "Completed"
         }
+    }
+
+    /// Takes the trace lines and points produced since the last call.
+    mutating func takeOutputs() -> LifeOutputs {
+        var taken = LifeOutputs()
+        swap(&taken, &outputs)
+        return taken
     }
 
     /// The session rows, with open sessions counted up to the app's last record.

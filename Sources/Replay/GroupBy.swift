@@ -81,23 +81,6 @@ public struct GroupBy: Hashable, Sendable {
         }
     }
 
-    /// The values of each metric point of a closed session, in the order of its points.
-    public func values(ofPointsIn report: SessionReport) -> [[String]] {
-        let playbacks = report.playbacks.map(values(of:))
-        let sessions = report.vpSessions.map(values(of:))
-        let items = report.marconiItems.map(values(of:))
-        return report.points.map { point in
-            let rows: [[String]]
-            switch point.system {
-            case .openavt: rows = playbacks
-            case .vp: rows = sessions
-            case .marconi: rows = items
-            }
-            if let index = point.rowIndex, rows.indices.contains(index) { return rows[index] }
-            return values(ofUnownedPointFrom: point.system, source: point.source)
-        }
-    }
-
     /// The host of a URL, in lower case, without user information or port
     /// (`https://user@CDN.example:8443/v/42.m3u8` → `cdn.example`, `http://[::1]:80/` → `::1`);
     /// the empty string when `url` has no `scheme://`.

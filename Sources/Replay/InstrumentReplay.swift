@@ -1,31 +1,33 @@
 import EventModel
 import OpenAVT
 
-/// Replays the records of one instrument, in order, through a real ``Instrument``.
+/// Replays the records of one instrument, as they come, through a real ``Instrument``.
+///
+/// A tracker is added when a record of it first comes (with every lower id not added yet),
+/// and the instrument is then made ready again (``Instrument/ready()``), as an app that adds a
+/// tracker does.
 struct InstrumentReplay {
     let instrument: Instrument
-    /// The instrument's trackers, which it keeps: read without a retain and a release each
-    /// (measured: 1.6 of a record's 50 atomic reference-count operations).
+    /// The instrument's trackers, which it keeps: read without a retain and a release each.
     private var trackers: [Unmanaged<ReplayTracker>] = []
     private var playbacks: PlaybackRecorder
-    private(set) var trace: [TraceLine] = []
-    private(set) var points: [MetricPoint] = []
-    /// The actions met so far, at the index their names have in the session's
-    /// ``AVTRecordLog``; an instrument uses a dozen or so.
-    private var actions: [Action?] = []
+    /// What the records replayed since the last ``takeOutputs()`` produced.
+    var outputs = LifeOutputs()
+    /// The actions met so far, by name; an instrument uses a dozen or so.
+    private var actions: [(name: String, action: Action)] = []
     /// The origin of the last points, and their tracker and playback: made again when either
-    /// changes. Apart, not a tuple, so that checking them copies nothing.
+    /// changes.
     private var lastOrigin: MetricOrigin?
     private var lastOriginTracker: TrackerID = 0
     private var lastOriginPlaybackID: String?
     /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
-    private let trackerTags: [[MetricTag]]
+    private var trackerTags: [[MetricTag]] = []
     private let path: [String]
     private let options: ReplayOptions
 
-    /// Sets up the instrument with trackers `0...maxTracker`, as the app did before recording,
-    /// and components made by `options.components`; its ids are scoped with `scope`.
-    init(id: String, scope: String, maxTracker: TrackerID, options: ReplayOptions) {
+    /// Sets up the instrument with components made by `options.components`; its ids are
+    /// scoped with `scope`.
+    init(id: String, scope: String, options: ReplayOptions) {
         self.options = options
         let components = options.components
         instrument = Instrument(
@@ -33,36 +35,39 @@ struct InstrumentReplay {
             metricalc: components.makeMetricalc(), backend: components.makeBackend())
         instrument.keepsRejectedEvents = options.includeTrace && options.includeRejected
         playbacks = PlaybackRecorder(instrument: id, groupAttributes: options.groupBy.playbackAttributes)
-        trackerTags = (0...max(0, maxTracker)).map { [MetricTag("instrument", id), MetricTag("tracker", String($0))] }
         path = [id]
-        for _ in 0...max(0, maxTracker) {
-            let tracker = ReplayTracker()
-            instrument.addTracker(tracker)
-            trackers.append(.passUnretained(tracker))
+    }
+
+    /// Adds trackers up to `tracker`.
+    private mutating func addTrackers(upTo tracker: TrackerID) {
+        while trackers.count <= tracker {
+            let replayTracker = ReplayTracker()
+            let id = instrument.addTracker(replayTracker)
+            trackerTags.append([MetricTag("instrument", instrument.id), MetricTag("tracker", String(id))])
+            trackers.append(.passUnretained(replayTracker))
         }
         instrument.ready()
     }
 
-    mutating func replay(_ record: AVTRecordLog.Entry) {
-        trackers[record.tracker]._withUnsafeGuaranteedRef { $0.load(packedBytes: record.attributes) }
-        // Found before the call: found in its arguments, a mutating look-up made the compiler
-        // retain the instrument for the call (measured: 1.6 atomic operations a record).
-        let action = action(of: record)
+    mutating func replay(_ record: borrowing AVTRecord) {
+        if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
+        let tracker = trackers[record.tracker]
+        record.packedAttributes.withPackedBytes { bytes in
+            tracker._withUnsafeGuaranteedRef { $0.load(packedBytes: bytes) }
+        }
+        let action = action(named: record.action)
         let outcome = instrument.emit(action, trackerID: record.tracker, at: record.timestamp)
-        // Consumed, so that the event is moved out of the outcome rather than copied.
         switch consume outcome {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
                 updateOrigin(tracker: record.tracker, of: event)
-                // Each point takes its reference to the origin straight from `lastOrigin`, which
-                // `updateOrigin` has just set: a local copy was a retain and a release more.
                 for metric in metrics {
-                    points.append(MetricPoint(metric, from: lastOrigin.unsafelyUnwrapped, rowIndex: row))
+                    outputs.points.append(MetricPoint(metric, from: lastOrigin.unsafelyUnwrapped, rowIndex: row))
                 }
             }
             if options.includeTrace {
-                trace.append(
+                outputs.trace.append(
                     .avt(
                         TraceEntry(
                             instrument: instrument.id, tracker: record.tracker, event: event, metrics: metrics,
@@ -70,7 +75,7 @@ struct InstrumentReplay {
             }
         case .rejected(let event?, let reason):
             if options.includeTrace && options.includeRejected {
-                trace.append(
+                outputs.trace.append(
                     .avt(
                         TraceEntry(
                             instrument: instrument.id, tracker: record.tracker, event: event, metrics: [],
@@ -81,12 +86,18 @@ struct InstrumentReplay {
         }
     }
 
+    /// Takes the trace lines and points produced since the last call.
+    mutating func takeOutputs() -> LifeOutputs {
+        var taken = LifeOutputs()
+        swap(&taken, &outputs)
+        return taken
+    }
+
     var summaries: [PlaybackSummary] { playbacks.summaries }
 
     /// Sets `lastOrigin` to the origin of a tracker's points during a playback (its
     /// `playback_id` string field), shared by the points in a row of the same tracker and
-    /// playback. The event's playback id is compared where the event keeps it, and copied only
-    /// for a new origin.
+    /// playback.
     private mutating func updateOrigin(tracker: TrackerID, of event: Event) {
         if lastOrigin != nil, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
             return
@@ -100,15 +111,16 @@ struct InstrumentReplay {
         lastOriginPlaybackID = playbackID
     }
 
-    /// The action of a record, made once per name and instrument: the session's log numbers
-    /// its action names, and the number finds the action (measured: comparing the name with
-    /// the names met before cost 380 instructions a record, 1.3% of a replay's).
-    private mutating func action(of record: AVTRecordLog.Entry) -> Action {
-        let index = record.actionIndex
-        if index < actions.count, let action = actions[index] { return action }
-        while actions.count <= index { actions.append(nil) }
-        let action = Action.named(record.action)
-        actions[index] = action
+    /// The action of a name, made once per name and instrument; the last one used is checked first.
+    private mutating func action(named name: String) -> Action {
+        if let last = actions.last, last.name == name { return last.action }
+        if let index = actions.firstIndex(where: { $0.name == name }) {
+            let found = actions.remove(at: index)
+            actions.append(found)
+            return found.action
+        }
+        let action = Action.named(name)
+        actions.append((name, action))
         return action
     }
 }

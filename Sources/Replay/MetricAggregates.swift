@@ -79,7 +79,8 @@ public struct MetricAggregates: Sendable {
         /// The sum of the values' squares (each rounded), correctly rounded.
         public var sumOfSquares: Double { totalOfSquares.value }
 
-        mutating func add(_ value: Double) {
+        /// Adds one value.
+        public mutating func add(_ value: Double) {
             count += 1
             total.add(value)
             minimum = Swift.min(minimum, value)
@@ -112,23 +113,40 @@ public struct MetricAggregates: Sendable {
         self.groupBy = groupBy
     }
 
-    /// Adds a closed session's metrics.
+    /// Adds the metrics a live replay handed over: its points that belong to no row (all its
+    /// points without `--group-by`), and the aggregates of its final rows' points.
     public mutating func add(_ report: SessionReport) {
-        let groups = groupBy.keys.isEmpty ? nil : groupBy.values(ofPointsIn: report)
+        let grouped = !groupBy.keys.isEmpty
         // Points read in place: a copy of each retains its origin.
         let points = report.points
         for index in points.indices {
-            let key = Key(
-                bucket: points[index].metric.timestamp.bucketStart(length: bucket), group: groups?[index] ?? [],
-                system: points[index].system, name: points[index].metric.name)
-            let value: Double
-            switch points[index].metric.value {
-            case .int(let number): value = Double(number)
-            case .double(let number): value = number
+            let group: [String]
+            if grouped {
+                // A row's points are aggregated by the replay, in `rowAggregates`, once the row is final.
+                guard points[index].rowIndex == nil else { continue }
+                group = groupBy.values(ofUnownedPointFrom: points[index].system, source: points[index].source)
+            } else {
+                group = []
             }
-            guard value.isFinite else { continue }
+            guard let value = Self.value(of: points[index].metric) else { continue }
+            let key = Key(
+                bucket: points[index].metric.timestamp.bucketStart(length: bucket), group: group,
+                system: points[index].system, name: points[index].metric.name)
             aggregates[key, default: Aggregate()].add(value)
         }
+        for (key, aggregate) in report.rowAggregates {
+            aggregates[key, default: Aggregate()].merge(aggregate)
+        }
+    }
+
+    /// A metric's value as aggregated, or `nil` for one that is not finite (left out).
+    static func value(of metric: Metric) -> Double? {
+        let value: Double
+        switch metric.value {
+        case .int(let number): value = Double(number)
+        case .double(let number): value = number
+        }
+        return value.isFinite ? value : nil
     }
 
     /// Adds another set of aggregates' rows: the aggregates of both sets' metrics. Both must

@@ -3,6 +3,8 @@ import Marconi
 import OpenAVT
 
 /// Replays the records of one Marconi player, in order, and gives its items, trace and metrics.
+/// An item's metrics are made when the player's replay ends (``finish()``): an item is
+/// complete only then.
 ///
 /// Each item gives, at the time it ended, the gauges `BufferingTime` and `PlayingTime`
 /// (milliseconds) and the counters `Errors` and `TrackChanges`, tagged with the player and
@@ -11,7 +13,8 @@ import OpenAVT
 struct PlayerReplay {
     private var replay: MarconiPlayerReplay
     private let options: ReplayOptions
-    private(set) var trace: [TraceLine] = []
+    /// The trace lines of the records replayed since the last ``takeOutputs()``.
+    var outputs = LifeOutputs()
 
     init(player: String, options: ReplayOptions) {
         replay = MarconiPlayerReplay(player: player)
@@ -20,8 +23,15 @@ struct PlayerReplay {
 
     mutating func replay(_ record: MarconiRecord) {
         if let change = replay.replay(record), options.includeTrace {
-            trace.append(.marconi(change))
+            outputs.trace.append(.marconi(change))
         }
+    }
+
+    /// Takes the trace lines produced since the last call.
+    mutating func takeOutputs() -> LifeOutputs {
+        var taken = LifeOutputs()
+        swap(&taken, &outputs)
+        return taken
     }
 
     /// The player's items, and their metrics.

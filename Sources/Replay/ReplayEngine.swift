@@ -1,330 +1,224 @@
 import EventModel
 import HeapModule
-import Marconi
-import OpenAVT
 
-/// Replays event-log records as they are read, with memory bounded by the sessions open at once.
+/// Replays records in event-time order through live state machines, one life per instrument,
+/// app session or Marconi player, and hands over what they produce as ``SessionReport``s.
 ///
-/// Records are grouped into replay sessions by ``SessionKey`` (one instrument, app session or
-/// Marconi player). The engine's clock is the watermark: the latest `ts` read so far. A
-/// session closes when the watermark is more than the session timeout past its latest
-/// record, or when the input ends; only then are its records sorted (by `ts`, ties in
-/// ``SourcePosition`` order: line order in a file, then the file whose name sorts first) and
-/// replayed through fresh state machines, so a record may arrive late, in the same file or a
-/// later one, by anything up to the session timeout and still replay in order. A record that
-/// arrives after its session closed starts a new session.
+/// Records come in the order of their time (the inputs merged, see `EventTimeMerge` in the
+/// command line): the engine's clock, the *frontier*, is the latest time added. Each record
+/// goes straight to the state machines of its key's life (``SessionKey``): OpenAVT's
+/// instrument, hub and metricalc, Tentacles' session manager, Marconi's player. A life
+/// begins with its key's first record and ends only when the frontier is more than the idle
+/// gap (``ReplayOptions/idleGap``) past its latest record, or when the input ends; a pause
+/// shorter than the gap changes nothing. A record after the gap starts a new life, with ids
+/// scoped by its time.
 ///
-/// Sessions close in the order of their latest record, then ``SessionKey``, so the reports
-/// do not depend on how the records of different sessions interleave in the input (as long
-/// as none arrives later than the timeout). Ids are scoped with the time of the session's
-/// first record, so a session that starts again gets new ones.
+/// A life hands over its trace lines and points:
+/// - when it has been idle for ``flushDelay`` (frontier past its latest record by that much);
+/// - before a record in a later second than its latest, once ``pendingLimit`` outputs wait;
+/// - with its rows when it ends.
+/// Hand-overs never split one second of a life's points (but for a record later than the
+/// reorder window), so Graphite's sum per path and second is that of all its points.
 ///
-/// With a ``Shard`` other than ``Shard/all``, every record moves the watermark (so sessions
-/// close exactly when they would in an unsharded run), but only the records of the shard's
-/// sessions are kept and replayed.
+/// The reports come out in a fixed order, whatever the layout of the input: the record that
+/// made them due, then the time they became due, then the key (``SessionReport/order``).
+///
+/// With a ``Shard`` other than ``Shard/all``, every record moves the frontier, but only the
+/// shard's lives are replayed: each report comes out at the same place as in an unsharded run.
 public struct ReplayEngine {
     private let options: ReplayOptions
-    /// The sessions this engine replays.
+    /// The lives this engine replays.
     public let shard: Shard
-    /// Records added so far: closed sessions carry it as ``ClosedSession/sequence``.
+    /// Records added so far: reports carry it as ``SessionReport/closeSequence``.
     private var recordsAdded: Int64 = 0
-    private var sessions: [SessionKey: PendingSession] = [:]
-    private var closing = Heap<CloseCandidate>()
-    /// The latest `ts` read so far.
-    public private(set) var watermark: Timestamp?
-    /// Sessions closed by the timeout so far.
-    public private(set) var timedOutSessions = 0
+    private var lives: [SessionKey: Life] = [:]
+    /// Each life's next deadline (a flush or its end); entries a later one replaced are skipped.
+    private var deadlines = Heap<Deadline>()
+    /// The latest time added so far.
+    public private(set) var frontier: Timestamp?
+    /// Lives ended by the idle gap so far.
+    public private(set) var livesEndedByGap = 0
+    /// Records refused because they came after a later record of their life was replayed.
+    public private(set) var lateRecords = 0
 
-    /// Creates an engine with no session open, that replays the sessions of `shard`.
+    /// Log time after which an idle life hands over its pending outputs: one minute.
+    public static let flushDelay: Int64 = 60_000
+    /// Pending outputs after which a life hands them over at its next second.
+    public static let pendingLimit = 256
+
+    /// Creates an engine with no life, that replays the lives of `shard`.
     public init(options: ReplayOptions = ReplayOptions(), shard: Shard = .all) {
         self.options = options
         self.shard = shard
     }
 
-    /// Adds a record read at `position`, and returns the sessions it closed, to be replayed
-    /// (``ClosedSession/replay()``, on any thread) and written in this order.
+    /// What adding a record did.
+    public enum Outcome {
+        /// The record was replayed; the reports are those it made due, in order.
+        case replayed([SessionReport])
+        /// The record, given back, was not replayed: its life already replayed a record this
+        /// many milliseconds later. The reports are those it made due, in order.
+        case late(by: Int64, Record, [SessionReport])
+    }
+
+    /// Adds a record read at `position`.
     ///
-    /// The record first moves the watermark, which may close sessions (its own included,
-    /// when it comes more than the timeout after its session's latest record); then it joins
-    /// its session, or starts a new one.
-    public mutating func add(_ record: consuming Record, at position: SourcePosition) -> [ClosedSession] {
+    /// The record first moves the frontier, which may make flushes and ends due (its own
+    /// life's end included, when it comes more than the idle gap after its life's latest
+    /// record); then it is replayed by its life, or starts a new one.
+    ///
+    /// A record that comes out of time order (later than the reorder window) does not move the
+    /// frontier (`movesFrontier` false): it changes only its own life.
+    public mutating func add(
+        _ record: consuming Record, at position: SourcePosition, movesFrontier: Bool = true
+    ) -> Outcome {
         let timestamp = record.timestamp
-        if watermark.map({ timestamp > $0 }) ?? true {
-            watermark = timestamp
-        }
+        if movesFrontier, frontier.map({ timestamp > $0 }) ?? true { frontier = timestamp }
         recordsAdded += 1
-        let closed = closeIdleSessions()
-        insert(record, at: position)
-        return closed
-    }
-
-    /// Puts back a record of a session an earlier run left open (``openSessionRecords``),
-    /// without moving the watermark or closing anything; call ``resume(watermark:)`` after.
-    /// A record of another shard's session is left out.
-    public mutating func restore(_ record: consuming Record, at position: SourcePosition) {
-        insert(record, at: position)
-    }
-
-    private mutating func insert(_ record: consuming Record, at position: SourcePosition) {
+        var reports = dueReports()
         let key = SessionKey(of: record)
+        guard shard.contains(key) else { return .replayed(reports) }
+        if let index = lives.index(forKey: key) {
+            let latest = lives.values[index].latest
+            if timestamp < latest {
+                lateRecords += 1
+                return .late(by: latest.milliseconds(since: timestamp), record, reports)
+            }
+            // Pending outputs go before a record in a later second, once there are enough.
+            if lives.values[index].pendingCount >= Self.pendingLimit,
+                timestamp.epochSeconds > latest.epochSeconds
+            {
+                reports.append(flush(at: index, due: frontier ?? timestamp))
+            }
+            lives.values[index].replay(record, at: position)
+            schedule(at: index)
+        } else {
+            let life = Life(key: key, first: timestamp, options: options)
+            life.replay(record, at: position)
+            lives[key] = life
+            if let index = lives.index(forKey: key) { schedule(at: index) }
+        }
+        return .replayed(reports)
+    }
+
+    /// A life an earlier run left open: its records, and how many of the trace lines and
+    /// points they produced were still pending (not handed over) when the run ended.
+    public struct SavedLife {
+        public var records: [(record: Record, position: SourcePosition)]
+        public var pendingTrace: Int
+        public var pendingPoints: Int
+
+        public init(records: [(record: Record, position: SourcePosition)], pendingTrace: Int, pendingPoints: Int) {
+            self.records = records
+            self.pendingTrace = pendingTrace
+            self.pendingPoints = pendingPoints
+        }
+    }
+
+    /// Rebuilds a life an earlier run left open by replaying its records (those of another
+    /// shard are left out); of what they produce, only what was pending stays pending, the
+    /// rest the earlier run handed over. Call ``resume(frontier:)`` after the last life.
+    public mutating func restore(_ saved: SavedLife) {
+        guard let first = saved.records.first else { return }
+        let key = SessionKey(of: first.record)
         guard shard.contains(key) else { return }
-        let timestamp = record.timestamp
-        // The record is moved into its session, not copied.
-        let isFirst = sessions[key, default: PendingSession()].add(record, at: position)
-        if isFirst {
-            closing.insert(CloseCandidate(latest: timestamp, key: key))
+        let life = Life(key: key, first: first.record.timestamp, options: options)
+        for (record, position) in saved.records { life.replay(record, at: position) }
+        life.keepOutputs(trace: saved.pendingTrace, points: saved.pendingPoints)
+        lives[key] = life
+    }
+
+    /// Sets the frontier an earlier run left, after ``restore(_:)``, and schedules every life.
+    public mutating func resume(frontier: Timestamp?) {
+        if let frontier, self.frontier.map({ frontier > $0 }) ?? true { self.frontier = frontier }
+        for index in lives.indices { schedule(at: index) }
+    }
+
+    /// The lives still open (with ``ReplayOptions/keepsRecords``), by latest record then key:
+    /// what a later run needs to rebuild them.
+    public var openLives: [SavedLife] {
+        lives.values.sorted { ($0.latest, $0.key) < ($1.latest, $1.key) }.map { life in
+            SavedLife(records: life.records, pendingTrace: life.pendingTrace, pendingPoints: life.pendingPoints)
         }
     }
 
-    /// Closes every open session (the input ended) and returns them, in closing order.
-    public mutating func finish() -> [ClosedSession] {
-        // Sessions are moved out, last to close first, so that their records are not copied.
-        var remaining = Array(sessions)
-        sessions = [:]
-        closing = Heap()
-        remaining.sort {
-            CloseCandidate(latest: $1.value.latest, key: $1.key) < CloseCandidate(latest: $0.value.latest, key: $0.key)
-        }
-        var closed: [ClosedSession] = []
-        closed.reserveCapacity(remaining.count)
-        while let (key, session) = remaining.popLast() {
-            closed.append(
-                ClosedSession(key, consume session, closing: .inputEnd, sequence: recordsAdded + 1, options: options))
-        }
-        return closed
-    }
-
-    /// The records of the sessions still open, in the order ``finish()`` would close them,
-    /// each session's in replay order: what a later run needs to go on where this one stopped.
-    public var openSessionRecords: [(record: Record, position: SourcePosition)] {
-        sessions.sorted {
-            CloseCandidate(latest: $0.value.latest, key: $0.key) < CloseCandidate(latest: $1.value.latest, key: $1.key)
-        }
-        .flatMap { $0.value.ordered(instrument: $0.key.id) }
-    }
-
-    /// Sets the watermark, as a run that resumes an earlier one must after ``restore(_:at:)``.
-    public mutating func resume(watermark: Timestamp) {
-        if self.watermark.map({ watermark > $0 }) ?? true {
-            self.watermark = watermark
-        }
-    }
-
-    private mutating func closeIdleSessions() -> [ClosedSession] {
-        guard let watermark else { return [] }
-        var closed: [ClosedSession] = []
-        while let candidate = closing.min,
-            watermark.milliseconds(since: candidate.latest) > options.sessionTimeout
-        {
-            closing.removeMin()
-            // Read in place: the dictionary's subscript copied the whole session (a retain and
-            // a release of each of its buffers, by then out of the cache) to read its time.
-            guard let position = sessions.index(forKey: candidate.key) else { continue }
-            let latest = sessions.values[position].latest
-            // The session had later records since its entry was made: it goes back in at its
-            // latest, still before any session whose latest is later.
-            guard latest == candidate.latest else {
-                closing.insert(CloseCandidate(latest: latest, key: candidate.key))
-                continue
-            }
-            // Moved out, so that its records are not copied.
-            guard let session = sessions.removeValue(forKey: candidate.key) else { continue }
-            timedOutSessions += 1
-            closed.append(
-                ClosedSession(
-                    candidate.key, consume session, closing: .timeout, sequence: recordsAdded, options: options))
-        }
-        return closed
-    }
-}
-
-/// The records of a session not closed yet, each with its position, in arrival order: an
-/// instrument's in an ``AVTRecordLog``, the others as they are.
-private struct PendingSession {
-    var avtRecords = AVTRecordLog()
-    var entries: [(record: Record, position: SourcePosition)] = []
-    /// The earliest and the latest time of its records.
-    var earliest = Timestamp(milliseconds: 0)
-    var latest = Timestamp(milliseconds: 0)
-    /// The position of the record added last.
-    var lastPosition = SourcePosition(fileRank: 0, line: 0)
-    /// Whether every record came after the one before in replay order.
-    var inReplayOrder = true
-    /// The highest tracker id of its OpenAVT records.
-    var maxTracker = 0
-
-    /// Room made for a session's first records with its first: grown from one, the array of
-    /// a session of a hundred records was reallocated and copied seven times on the main
-    /// thread, whose appends already miss the cache at 5M records (measured together with
-    /// the one reading thread: 1M records 1.39 s -> 1.30 s).
-    static let initialCapacity = 32
-
-    /// How many records it has.
-    var count: Int { avtRecords.count + entries.count }
-
-    /// Adds a record; returns whether it is the session's first.
-    mutating func add(_ record: consuming Record, at position: SourcePosition) -> Bool {
-        let isFirst = count == 0
-        let timestamp = record.timestamp
-        if isFirst {
-            (earliest, latest) = (timestamp, timestamp)
-        } else if timestamp > latest {
-            latest = timestamp
-        } else {
-            earliest = min(earliest, timestamp)
-            if inReplayOrder, (timestamp, position) < (latest, lastPosition) { inReplayOrder = false }
-        }
-        lastPosition = position
-        if case .avt(let avt) = record {
-            maxTracker = max(maxTracker, avt.tracker)
-            avtRecords.append(avt, at: position)
-        } else {
-            if isFirst { entries.reserveCapacity(Self.initialCapacity) }
-            entries.append((record, position))
-        }
-        return isFirst
-    }
-
-    /// The records and their positions in replay order.
-    func ordered(instrument: String) -> [(record: Record, position: SourcePosition)] {
-        var ordered = replayOrder.map { entries[$0] }
-        avtRecords.forEach(inReplayOrder: inReplayOrder) {
-            ordered.append((.avt($0.record(instrument: instrument)), $0.position))
-        }
-        return ordered
-    }
-
-    /// The entries, last first in replay order: a replay takes them from the end. They are
-    /// put in that order in place, moved rather than copied: entries that came in replay
-    /// order, as most do, reversed, the others sorted (measured: copying them, a retain of
-    /// each of their strings and buffers, was 3% of a replay's time at a million records,
-    /// and at five million, where they are cold by then, the copies of the sorted ones alone
-    /// were 2% of a worker's samples). The worker that replays the session does this, not
-    /// the thread that routes records, which has the most work.
-    consuming func entriesLastFirst() -> [(record: Record, position: SourcePosition)] {
-        if inReplayOrder {
-            entries.reverseByMoving()
-        } else {
-            entries.sort { ($0.record.timestamp, $0.position) > ($1.record.timestamp, $1.position) }
-        }
-        return entries
-    }
-
-    /// The indices of the entries in replay order: by time, ties by position.
-    private var replayOrder: [Int] {
-        guard !inReplayOrder else { return Array(entries.indices) }
-        return entries.indices.sorted {
-            (entries[$0].record.timestamp, entries[$0].position) < (entries[$1].record.timestamp, entries[$1].position)
-        }
-    }
-}
-
-/// A session that may close once the watermark is past its latest record. The heap keeps one
-/// entry per open session, made with its first record; an entry that comes out older than
-/// its session's latest record goes back in at that time (measured: an entry per record, as
-/// there used to be, kept the heap as large as the records of the last timeout and was 5% of
-/// a replay).
-private struct CloseCandidate: Comparable {
-    var latest: Timestamp
-    var key: SessionKey
-
-    static func < (lhs: CloseCandidate, rhs: CloseCandidate) -> Bool {
-        (lhs.latest, lhs.key) < (rhs.latest, rhs.key)
-    }
-}
-
-/// A session that closed, ready to be replayed.
-///
-/// Replaying is a pure function of the records and the options, so closed sessions can be
-/// replayed on several threads; their reports are written in closing order.
-public struct ClosedSession: Sendable {
-    /// The instrument, app or player.
-    public let key: SessionKey
-    /// Why it closed.
-    public let closing: SessionReport.Closing
-    /// The records added to the engine when it closed (the one that closed it included), or
-    /// one more than all of them when the input ended (``SessionReport/closeSequence``).
-    public let sequence: Int64
-    /// The records as they arrived, put in replay order by the worker that replays them.
-    private var records: PendingSession
-    /// How many records it has.
-    public var recordCount: Int { records.count }
-    private let options: ReplayOptions
-
-    fileprivate init(
-        _ key: SessionKey, _ session: consuming PendingSession, closing: SessionReport.Closing, sequence: Int64,
-        options: ReplayOptions
-    ) {
-        self.key = key
-        self.closing = closing
-        self.sequence = sequence
-        self.records = session
-        self.options = options
-    }
-
-    /// Replays the session's records through fresh state machines.
-    ///
-    /// The session is consumed: each record is moved out of it and released once replayed,
-    /// rather than copied out and released twice (measured: the copies' retains were 2% of a
-    /// replay's time at a million records). Replay a batch with ``Swift/Array/replayed()``.
-    public consuming func replay() -> SessionReport {
-        var session = PendingSession()
-        swap(&session, &records)
-        let scope = String(session.earliest.milliseconds)
-        var report = SessionReport(key: key, closing: closing)
-        if session.count > 0 {
-            report.firstTimestamp = session.earliest
-            report.lastTimestamp = session.latest
-        }
-        report.closeSequence = sequence
-        let (avtRecords, maxTracker) = (session.avtRecords, session.maxTracker)
-        let inReplayOrder = session.inReplayOrder
-        var pending = (consume session).entriesLastFirst()
-        switch key.system {
-        case .openavt:
-            var replay = InstrumentReplay(id: key.id, scope: scope, maxTracker: maxTracker, options: options)
-            avtRecords.forEach(inReplayOrder: inReplayOrder) { replay.replay($0) }
-            replay.instrument.shutdown()
-            report.playbacks = replay.summaries.map { summary in
-                var summary = summary
-                summary.timedOut = closing == .timeout && summary.endAction == nil
-                return summary
-            }
-            report.trace = replay.trace
-            report.points = replay.points
-        case .vp:
-            var replay = AppReplay(app: key.id, scope: scope, options: options)
-            while let (record, _) = pending.popLast() {
-                replay.replay(record)
-            }
-            report.vpSessions = replay.summaries().map { summary in
-                var summary = summary
-                summary.timedOut = closing == .timeout && summary.outcome == .open
-                return summary
-            }
-            report.trace = replay.trace
-            report.points = replay.points
-        case .marconi:
-            var replay = PlayerReplay(player: key.id, options: options)
-            while let (record, _) = pending.popLast() {
-                if case .marconi(let marconi) = consume record { replay.replay(marconi) }
-            }
-            report.trace = replay.trace
-            (report.marconiItems, report.points) = replay.finish()
-        }
-        return report
-    }
-}
-
-extension Array where Element == ClosedSession {
-    /// Replays each session, in order (``ClosedSession/replay()``), consuming them.
-    public consuming func replayed() -> [SessionReport] {
-        reverse()
+    /// Ends every life (the input ended) and returns their last reports, by latest record, then key.
+    public mutating func finish() -> [SessionReport] {
+        var remaining = Array(lives.values)
+        lives = [:]
+        deadlines = Heap()
+        remaining.sort { ($0.latest, $0.key) > ($1.latest, $1.key) }
         var reports: [SessionReport] = []
-        reports.reserveCapacity(count)
-        while let session = popLast() {
-            reports.append((consume session).replay())
+        reports.reserveCapacity(remaining.count)
+        while let life = remaining.popLast() {
+            var report = life.end(.inputEnd)
+            report.closeSequence = recordsAdded + 1
+            report.orderTime = report.lastTimestamp ?? Timestamp(milliseconds: 0)
+            reports.append(report)
         }
         return reports
+    }
+
+    /// Hands over the pending outputs of the life at `index`.
+    private mutating func flush(at index: Dictionary<SessionKey, Life>.Index, due: Timestamp) -> SessionReport {
+        var report = SessionReport(key: lives.keys[index], closing: nil)
+        lives.values[index].takeOutputs(into: &report)
+        report.closeSequence = recordsAdded
+        report.orderTime = due
+        return report
+    }
+
+    /// The life's next deadline: a flush after ``flushDelay`` while outputs wait, its end
+    /// after the idle gap (whichever comes first).
+    private func deadline(of life: Life) -> Timestamp {
+        let delay = life.pendingCount > 0 ? min(Self.flushDelay, options.idleGap) : options.idleGap
+        return Timestamp(milliseconds: life.latest.milliseconds &+ delay)
+    }
+
+    /// Puts the life's deadline in the heap when it is earlier than the one there.
+    private mutating func schedule(at index: Dictionary<SessionKey, Life>.Index) {
+        let due = deadline(of: lives.values[index])
+        guard due < lives.values[index].scheduled else { return }
+        lives.values[index].scheduled = due
+        deadlines.insert(Deadline(time: due, key: lives.keys[index]))
+    }
+
+    /// The flushes and ends the frontier has passed, in deadline order.
+    private mutating func dueReports() -> [SessionReport] {
+        guard let frontier else { return [] }
+        var reports: [SessionReport] = []
+        while let next = deadlines.min, next.time < frontier {
+            deadlines.removeMin()
+            guard let index = lives.index(forKey: next.key), lives.values[index].scheduled == next.time else {
+                continue
+            }
+            lives.values[index].scheduled = Timestamp(milliseconds: .max)
+            let due = deadline(of: lives.values[index])
+            if due > next.time {
+                // The life had records since: its deadline moved, and it comes out again in order.
+                schedule(at: index)
+            } else if lives.values[index].latest.milliseconds &+ options.idleGap > next.time.milliseconds {
+                reports.append(flush(at: index, due: next.time))
+                schedule(at: index)
+            } else {
+                let life = lives.remove(at: index).value
+                var report = life.end(.idleGap)
+                report.closeSequence = recordsAdded
+                report.orderTime = next.time
+                livesEndedByGap += 1
+                reports.append(report)
+            }
+        }
+        return reports
+    }
+}
+
+/// When a life's next flush or end is due.
+private struct Deadline: Comparable {
+    var time: Timestamp
+    var key: SessionKey
+
+    static func < (lhs: Deadline, rhs: Deadline) -> Bool {
+        (lhs.time, lhs.key) < (rhs.time, rhs.key)
     }
 }

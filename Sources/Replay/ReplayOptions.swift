@@ -10,25 +10,36 @@ public struct ReplayOptions: Sendable {
     public var includeRejected: Bool
     /// The middlewares value-proposition events pass through on their way to the outputs.
     public var middlewares: MiddlewareChains
-    /// Milliseconds of log time without a record after which a session closes.
-    public var sessionTimeout: Int64
+    /// Milliseconds of log time without a record after which an instrument, app session or
+    /// player is forgotten: its rows are written, and a later record starts a new life.
+    public var idleGap: Int64
     /// The dimensions of `--group-by`: playbacks keep the first value of the attributes it names.
     public var groupBy: GroupBy
+    /// The length of the aggregates' time buckets, in milliseconds: with ``groupBy``, a
+    /// live replay keeps its rows' metrics aggregated by bucket until the rows are final.
+    public var bucket: Int64
+    /// Whether a live replay keeps its records, so that a later run can rebuild it (`--state`).
+    public var keepsRecords: Bool
 
-    /// The default session timeout: 30 minutes, as analytics tools close a view.
-    public static let defaultSessionTimeout: Int64 = 30 * 60 * 1000
+    /// The default idle gap: 12 hours. A player paused for an evening, an app left in the
+    /// background overnight for less than that, goes on where it stopped, as it does in the
+    /// app; a day's silence starts afresh.
+    public static let defaultIdleGap: Int64 = 12 * 3_600_000
 
     public init(
         components: InstrumentComponents = InstrumentComponents(), includeTrace: Bool = false,
         includeRejected: Bool = false, middlewares: MiddlewareChains = MiddlewareChains(),
-        sessionTimeout: Int64 = ReplayOptions.defaultSessionTimeout, groupBy: GroupBy = .none
+        idleGap: Int64 = ReplayOptions.defaultIdleGap, groupBy: GroupBy = .none, bucket: Int64 = 3_600_000,
+        keepsRecords: Bool = false
     ) {
         self.components = components
         self.includeTrace = includeTrace
         self.includeRejected = includeRejected
         self.middlewares = middlewares
-        self.sessionTimeout = sessionTimeout
+        self.idleGap = idleGap
         self.groupBy = groupBy
+        self.bucket = max(1, bucket)
+        self.keepsRecords = keepsRecords
     }
 }
 

@@ -1,45 +1,59 @@
 import EventModel
 import Marconi
 
-/// What one replay session produced, once it closed: its report rows, trace and metrics.
+/// What a live replay of one instrument, app session or player hands over at once: the trace
+/// lines and metric points it produced since the last hand-over, and, when its life ends, its
+/// rows.
+///
+/// A life hands its outputs over in several reports: one each time its pending outputs are
+/// flushed (``ReplayEngine``), and a last one, with ``closing`` set, when it ends.
 public struct SessionReport: Hashable, Sendable {
-    /// Why a session closed.
+    /// Why a life ended.
     public enum Closing: String, Hashable, Sendable {
-        /// No record came for the session timeout, in log time.
-        case timeout
+        /// No record came for the idle gap, in log time.
+        case idleGap
         /// The input ended.
         case inputEnd
     }
 
     /// The instrument, app or player.
     public var key: SessionKey
-    /// Why it closed.
-    public var closing: Closing
-    /// The time of the session's first record.
+    /// Why the life ended, in its last report; `nil` in the others.
+    public var closing: Closing?
+    /// The time of the life's first record.
     public var firstTimestamp: Timestamp?
-    /// The time of the session's latest record.
+    /// The time of the life's latest record so far.
     public var lastTimestamp: Timestamp?
-    /// The records the engine had read when the session closed (the one that closed it
-    /// included), or one more than all of them when the input ended: see ``order``.
+    /// The records the engine had read when the report was handed over, or one more than all
+    /// of them when the input ended: see ``order``.
     public var closeSequence: Int64 = 0
-    /// The playbacks of an instrument, in the order they began.
+    /// Orders the reports handed over for the same record: the time the report became due.
+    public var orderTime = Timestamp(milliseconds: 0)
+    /// The playbacks of an instrument, in the order they began (last report only).
     public var playbacks: [PlaybackSummary] = []
-    /// The value-proposition sessions of an app session, in the order they opened.
+    /// The value-proposition sessions of an app session, in the order they opened (last report only).
     public var vpSessions: [VPSessionSummary] = []
-    /// The items of a Marconi player, in the order they started.
+    /// The items of a Marconi player, in the order they started (last report only).
     public var marconiItems: [MarconiItemSummary] = []
     /// The trace, in replay order (empty unless asked for).
     public var trace: [TraceLine] = []
     /// The metrics, in replay order.
     public var points: [MetricPoint] = []
+    /// With `--group-by`, the aggregates of the metrics that belong to a row, by the row's
+    /// group (last report only): ``points`` with a row are aggregated here, once the row is final.
+    public var rowAggregates: [MetricAggregates.Key: MetricAggregates.Aggregate] = [:]
 
-    public init(key: SessionKey, closing: Closing) {
+    public init(key: SessionKey, closing: Closing?) {
         self.key = key
         self.closing = closing
     }
 
-    /// Where the session's rows go among every session's: the order sessions close in.
+    /// Whether this is the life's last report, with its rows.
+    public var isLast: Bool { closing != nil }
+
+    /// Where the report goes among every report: the record that made it due, then the time
+    /// it became due, then the key.
     public var order: SessionOrder {
-        SessionOrder(sequence: closeSequence, latest: lastTimestamp ?? Timestamp(milliseconds: 0), key: key)
+        SessionOrder(sequence: closeSequence, latest: orderTime, key: key)
     }
 }

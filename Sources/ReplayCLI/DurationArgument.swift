@@ -13,7 +13,7 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible {
 
     init(minutes: Int64) {
         milliseconds = minutes * 60_000
-        description = "\(minutes)m"
+        description = minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes)m"
     }
 
     init?(argument: String) {

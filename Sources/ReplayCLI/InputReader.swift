@@ -2,85 +2,184 @@ import EventLog
 import EventModel
 import Foundation
 import Replay
+import ReportEncoding
 
-/// Reads input files into the replay engine, keeping every good record and noting every problem.
+/// Reads every input at once, merged by event time (``EventTimeMerge``), and hands what to
+/// replay, in order, to a ``ReplayFeed/Item`` sink: every good record, and every problem.
+///
+/// The input with the lowest clock is read next, a block of lines at a time. An input is
+/// opened to read its first record, then closed (*parked*) until the merge needs it: a parked
+/// input costs its clock and its first record; an open one its ``EntrySource`` buffers
+/// (``sourceConfiguration``). Standard input is never parked.
 struct InputReader {
-    /// How many problems are printed before the rest are only counted.
-    static let problemsShown = 10
+    /// Lines read from an input at a time.
+    static let blockLines = 1_024
+    /// The buffers of each open input: small, since thousands may be open at once.
+    static let sourceConfiguration = LineReaderConfiguration(readSize: 32 << 10, fillSize: 128 << 10)
 
-    var engine: ReplayEngine
-    let reports: ReportSet
-    let pipeline: ReplayPipeline
-    let quiet: Bool
+    var merge: EventTimeMerge
     let rejectLimit: RejectLimit?
+    /// What was read: files, bytes, records, late records.
     var counts = RunCounts()
     /// Files with more rejected lines than `rejectLimit` allows.
     var filesOverLimit: [String] = []
+    /// Where the records to replay and the problems go, in order (set by ``run(_:)``).
+    private var emit: (ReplayFeed.Item) -> Void = { _ in }
     /// The progress line, on a terminal.
     var progress: ProgressLine?
-    /// Bytes of the files read before the current one.
-    var bytesBefore: Int64 = 0
-    /// Reads, inflates and splits each file while this thread decodes and routes its lines.
-    let readingThread = ReadingThread()
+    private var inputs: [Input]
+    private let decoder = RecordDecoder()
 
-    /// Adds one record and hands the sessions it closed to the pipeline.
-    mutating func add(_ record: consuming Record, at position: SourcePosition) {
-        let closed = engine.add(record, at: position)
-        if !closed.isEmpty { pipeline.submit(consume closed) }
-    }
-
-    /// Reads `path`; its rank among the inputs breaks ties between equal times.
-    mutating func read(_ path: String, rank: Int) {
-        counts.files += 1
-        let name = LineReader.displayName(for: path)
-        if let problem = Self.precheck(path) {
-            note(.file(name: name, message: problem))
-            return
-        }
-        counts.bytes += Self.fileSize(path)
+    /// One input file and what was read of it.
+    private struct Input {
+        let path: String
+        let name: String
+        var source: EntrySource?
+        /// Entries delivered so far: a parked input skips them when it is opened again.
+        var entries = 0
         var lines = 0
         var rejected = 0
-        defer { bytesBefore = counts.bytes }
-        do {
-            let reader = try EventLogReader(path: path)
-            progress?.update(file: rank + 1, name: name, bytesDone: bytesBefore, records: counts.records)
-            try reader.forEachEntry(readingAheadOn: readingThread) { entry in
-                counts.records += 1
-                lines += 1
-                if counts.records & 0x3FFF == 0 {
-                    progress?.update(
-                        file: rank + 1, name: name, bytesDone: bytesBefore + reader.bytesRead, records: counts.records)
-                }
-                switch consume entry {
-                case .record(let record, let line):
-                    counts.replayed += 1
-                    add(record, at: SourcePosition(fileRank: rank, line: line))
-                case .rejected(let rejection):
-                    rejected += 1
-                    note(.line(rejection))
-                }
+        /// Records more than the reorder window later than a record before them.
+        var late = 0
+        var bytesRead: Int64 = 0
+        var ended = false
+    }
+
+    /// A reader of `paths`, in the order given (their rank breaks ties between equal times),
+    /// into `merge`, which has an input for each of them (and may have more after them).
+    init(paths: [String], merge: EventTimeMerge, rejectLimit: RejectLimit?) {
+        self.merge = merge
+        self.rejectLimit = rejectLimit
+        inputs = paths.map { Input(path: $0, name: LineReader.displayName(for: $0)) }
+    }
+
+    /// The inputs' names, by rank.
+    var names: [String] { inputs.map(\.name) }
+    /// The records of each input more than the reorder window later than a record before them.
+    var lateByInput: [Int] { inputs.map(\.late) }
+    /// The lines of each input.
+    var linesByInput: [Int] { inputs.map(\.lines) }
+
+    /// Reads every input to its end and hands its records to `emit` in event-time order (but
+    /// those ``merge`` keeps, see ``EventTimeMerge/keepsWindowAtEnd``), with the problems.
+    mutating func run(_ emit: @escaping (ReplayFeed.Item) -> Void) {
+        self.emit = emit
+        defer { self.emit = { _ in } }
+        counts.files = inputs.count
+        for index in inputs.indices {
+            if let problem = Self.precheck(inputs[index].path) {
+                note(.file(name: inputs[index].name, message: problem))
+                inputs[index].ended = true
+                merge.end(index)
+            } else {
+                counts.bytes += Self.fileSize(inputs[index].path)
             }
-        } catch let error as EventLogError {
-            note(.file(name: error.file, message: error.message))
-        } catch {
-            note(.file(name: name, message: "\(error)"))
         }
-        if let rejectLimit, rejectLimit.isExceeded(rejected: rejected, of: lines) {
-            filesOverLimit.append(name)
+        while let index = merge.inputToRead() {
+            read(index)
+            release()
+        }
+        release()
+    }
+
+    /// Hands the records the merge lets out on.
+    private mutating func release() {
+        while let (record, position) = merge.next() {
+            emit(.record(record, position, late: false))
         }
     }
 
-    /// Counts a problem, writes it to `rejects.jsonl` and prints the first few.
-    mutating func note(_ problem: InputProblem) {
-        switch problem {
-        case .line: counts.rejectedLines += 1
-        case .file: counts.damagedFiles += 1
+    /// Reads the next block of `index`'s lines into the merge (its first record only, if the
+    /// input was never read: then it is parked).
+    private mutating func read(_ index: Int) {
+        let isFirstRead = inputs[index].entries == 0 && inputs[index].source == nil
+        guard let source = open(index) else { return }
+        let limit = isFirstRead && inputs[index].path != "-" ? 1 : Self.blockLines
+        var more = false
+        do {
+            more = try source.next(upTo: limit) { entry in
+                inputs[index].entries += 1
+                take(entry, from: index)
+            }
+        } catch {
+            note(.file(name: error.file, message: error.message))
+            more = false
         }
-        reports.write(problem)
-        guard !quiet else { return }
-        if counts.problems <= Self.problemsShown {
-            printError("avt-replay: \(problem.message)")
+        let bytes = source.bytesRead
+        counts.bytesRead += bytes - inputs[index].bytesRead
+        inputs[index].bytesRead = bytes
+        if !more {
+            end(index)
+        } else if isFirstRead && inputs[index].path != "-" {
+            source.close()
+            inputs[index].source = nil
         }
+        if let progress, counts.records & ~0x3FF != (counts.records - limit) & ~0x3FF {
+            progress.update(
+                file: index + 1, name: inputs[index].name, bytesDone: counts.bytesRead, records: counts.records)
+        }
+    }
+
+    /// The input's source, opened (again) where it was left.
+    private mutating func open(_ index: Int) -> EntrySource? {
+        if let source = inputs[index].source { return source }
+        let source: EntrySource
+        do {
+            source = try EntrySource(
+                path: inputs[index].path, configuration: Self.sourceConfiguration, decoder: decoder)
+            let skip = inputs[index].entries
+            if skip > 0 {
+                // A parked input: its first entries are in the merge already.
+                _ = try source.next(upTo: skip) { _ in }
+                inputs[index].bytesRead = source.bytesRead
+            }
+        } catch {
+            note(.file(name: error.file, message: error.message))
+            end(index)
+            return nil
+        }
+        inputs[index].source = source
+        return source
+    }
+
+    private mutating func end(_ index: Int) {
+        inputs[index].source?.close()
+        inputs[index].source = nil
+        inputs[index].ended = true
+        merge.end(index)
+        if let rejectLimit, rejectLimit.isExceeded(rejected: inputs[index].rejected, of: inputs[index].lines) {
+            filesOverLimit.append(inputs[index].name)
+        }
+    }
+
+    /// Puts one entry of `index` into the merge, or notes it as rejected.
+    private mutating func take(_ entry: consuming LogEntry, from index: Int) {
+        counts.records += 1
+        inputs[index].lines += 1
+        switch consume entry {
+        case .record(let record, let line):
+            let position = SourcePosition(fileRank: index, line: line)
+            switch merge.add(record, at: position, from: index) {
+            case .merged:
+                break
+            case .mergedLate:
+                inputs[index].late += 1
+                counts.late += 1
+            case .tooLate(let record):
+                // Earlier than a record already replayed: replayed now if its life has nothing later.
+                inputs[index].late += 1
+                counts.late += 1
+                emit(.record(record, position, late: true))
+            }
+        case .rejected(let rejection):
+            inputs[index].rejected += 1
+            note(.line(rejection))
+        }
+    }
+
+    /// Hands a problem on.
+    private func note(_ problem: InputProblem) {
+        emit(.problem(problem))
     }
 
     /// A reason not to read a file at all: a `.gz` file that is not gzip.

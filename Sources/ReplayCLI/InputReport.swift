@@ -6,18 +6,24 @@ import ReportEncoding
 /// An input line that was not replayed, or a file that could not be read whole.
 enum InputProblem {
     case line(RejectedLine)
+    /// A record later than the reorder window whose life had replayed a record this many
+    /// milliseconds later.
+    case late(RejectedLine, by: Int64)
     case file(name: String, message: String)
 
     /// `file:line: reason`, or `file: reason`.
     var message: String {
         switch self {
         case .line(let rejection): return rejection.description
+        case .late(let rejection, let by):
+            return "\(rejection.file):\(rejection.line): late: \(by) ms before a record already replayed of its life"
         case .file(let name, let message): return "\(name): \(message)"
         }
     }
 
     /// The `rejects.jsonl` line: `{"file":…,"line":…,"reason":…,"excerpt":…}`; `line` is `null`
-    /// and `excerpt` empty for a problem with a whole file.
+    /// and `excerpt` empty for a problem with a whole file. A late record's reason is `late`,
+    /// with `"late_ms"` after it: how much earlier it is than its life's latest record.
     func encoded() -> [UInt8] {
         var buffer: [UInt8] = []
         var json = JSONWriter()
@@ -30,6 +36,16 @@ enum InputProblem {
             json.int(Int64(rejection.line), into: &buffer)
             json.key("reason", into: &buffer)
             json.string(rejection.reason, into: &buffer)
+            json.key("excerpt", into: &buffer)
+            json.string(rejection.excerptText, into: &buffer)
+        case .late(let rejection, let by):
+            json.string(rejection.file, into: &buffer)
+            json.key("line", into: &buffer)
+            json.int(Int64(rejection.line), into: &buffer)
+            json.key("reason", into: &buffer)
+            json.string(rejection.reason, into: &buffer)
+            json.key("late_ms", into: &buffer)
+            json.int(by, into: &buffer)
             json.key("excerpt", into: &buffer)
             json.string(rejection.excerptText, into: &buffer)
         case .file(let name, let message):
@@ -51,19 +67,33 @@ enum InputProblem {
 struct RunCounts {
     var files = 0
     var bytes: Int64 = 0
+    /// Compressed bytes read (of gzip inputs; all bytes of plain ones).
+    var bytesRead: Int64 = 0
     var records = 0
     var replayed = 0
     var rejectedLines = 0
     var damagedFiles = 0
+    /// Records later than the reorder window (`--max-lateness`), and those of them rejected.
+    var late = 0
+    var lateRejected = 0
     var playbacks = 0
     var vpSessions = 0
     var marconiItems = 0
     var sessions: [MetricSystem: Int] = [:]
-    var timedOutSessions = 0
+    /// Lives ended by the idle gap before the input ended.
+    var livesEndedByGap = 0
     var resumedRecords = 0
     var savedRecords = 0
 
-    var problems: Int { rejectedLines + damagedFiles }
+    var problems: Int { rejectedLines + lateRejected + damagedFiles }
+
+    /// Adds what replaying counted (records replayed, problems noted) to what reading counted.
+    mutating func add(replaying other: RunCounts) {
+        replayed += other.replayed
+        rejectedLines += other.rejectedLines
+        lateRejected += other.lateRejected
+        damagedFiles += other.damagedFiles
+    }
 
     /// Adds the replay's counts (rows and sessions) to these.
     mutating func add(replayed other: RunCounts) {
@@ -74,6 +104,7 @@ struct RunCounts {
     }
 
     mutating func count(_ report: SessionReport) {
+        guard report.isLast else { return }
         playbacks += report.playbacks.count
         vpSessions += report.vpSessions.count
         marconiItems += report.marconiItems.count

@@ -37,9 +37,23 @@ struct ReplayArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Close an instrument, app or player after this long without records, in log time (ms, s, m, h, d).",
+            "Forget an instrument, app or player after this long without records, in log time (ms, s, m, h, d); a later record starts a new life.",
             valueName: "duration"))
-    var sessionTimeout = DurationArgument(minutes: 30)
+    var idleGap = DurationArgument(minutes: 12 * 60)
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How much later than a record after it in time a record may come in its file and still be replayed in order (ms, s, m, h).",
+            valueName: "duration"))
+    var maxLateness = DurationArgument(minutes: 30)
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Fail (exit 4, no reports written) when a file has more records rejected as late than this: a count, or a percentage of its lines (5%).",
+            valueName: "n|p%"))
+    var maxLate: RejectLimit?
 
     @Option(
         name: .long,
@@ -90,6 +104,12 @@ struct ReplayArguments: ParsableArguments {
         if !(60_000...86_400_000).contains(bucket.milliseconds) {
             throw ValidationError("--bucket must be from 1m to 1d.")
         }
+        if idleGap.milliseconds < 1_000 {
+            throw ValidationError("--idle-gap must be at least 1s.")
+        }
+        if maxLateness.milliseconds > 86_400_000 {
+            throw ValidationError("--max-lateness must be at most 1d.")
+        }
         if let since, let until, since.timestamp >= until.timestamp {
             throw ValidationError("--since must be before --until.")
         }
@@ -108,7 +128,7 @@ struct ReplayArguments: ParsableArguments {
             components: ReplayTool.current.components(hub), includeTrace: writesTrace,
             includeRejected: traceRejected,
             middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware),
-            sessionTimeout: sessionTimeout.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)))
+            idleGap: idleGap.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)), bucket: bucket.milliseconds)
     }
 
     /// The sessions whose reports are written (`--since`, `--until`).

@@ -20,7 +20,8 @@ struct ReplayRun {
     /// ``ExitStatus/inputSkipped`` when the reports were written; ``ExitStatus/outputFailed``
     /// or ``ExitStatus/inputFailed`` (with the reason printed) when nothing was.
     func execute() -> (status: ExitStatus, counts: RunCounts) {
-        let options = arguments.replayOptions
+        var options = arguments.replayOptions
+        options.keepsRecords = state != nil && !finish
         let reports: ReportSet
         do {
             reports = try ReportSet(
@@ -32,56 +33,77 @@ struct ReplayRun {
             printError("avt-replay: \(error)")
             return (.outputFailed, RunCounts())
         }
-        let pipeline = ReplayPipeline(reports: reports)
-        var reader = InputReader(
-            engine: ReplayEngine(options: options, shard: shard ?? .all), reports: reports, pipeline: pipeline,
-            quiet: quiet,
-            rejectLimit: arguments.maxRejects)
+        let inputs = ReplayCommand.inputOrder(arguments.files)
+        var engine = ReplayEngine(options: options, shard: shard ?? .all)
+        var merge = EventTimeMerge(inputs: inputs.count + 1, maxLateness: arguments.maxLateness.milliseconds)
+        var resumed = 0
         if let state {
             do {
-                reader.counts.resumedRecords = try RunState.load(from: state, into: &reader.engine)
+                resumed = try RunState.load(from: state, into: &engine, merge: &merge, input: inputs.count)
             } catch {
                 printError("avt-replay: \(error); no reports were written, the state file is unchanged")
                 reports.discard()
-                return (.inputFailed, reader.counts)
+                return (.inputFailed, RunCounts())
             }
         }
-        let inputs = ReplayCommand.inputOrder(arguments.files)
+        merge.end(inputs.count)
+        let keepsOpen = state != nil && !finish
+        merge.keepsWindowAtEnd = keepsOpen
+        let pipeline = ReplayPipeline(reports: reports)
+        var reader = InputReader(paths: inputs, merge: merge, rejectLimit: arguments.maxRejects)
         reader.progress = ProgressLine(
             totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count, quiet: quiet)
-        for (rank, path) in inputs.enumerated() {
-            reader.read(path, rank: rank)
-        }
+        var feed = ReplayFeed(engine: engine, reports: reports, pipeline: pipeline, quiet: quiet, names: reader.names)
+        reader = feed.run(reader)
         reader.progress?.finish()
-        if state == nil || finish {
-            pipeline.submit(reader.engine.finish())
+        var counts = reader.counts
+        counts.add(replaying: feed.counts)
+        counts.resumedRecords = resumed
+        var filesOverLimit = reader.filesOverLimit
+        for (index, name) in reader.names.enumerated() {
+            let late = reader.lateByInput[index]
+            let rejected = feed.lateRejected[index]
+            if let limit = arguments.maxLate, limit.isExceeded(rejected: rejected, of: reader.linesByInput[index]) {
+                filesOverLimit.append(name)
+            }
+            if late > 0 && !quiet {
+                printError(
+                    "avt-replay: \(name): \(late) records later than --max-lateness, \(late - rejected) replayed, "
+                        + "\(rejected) rejected as late")
+            }
+        }
+        var saved: RunState.Saved?
+        if keepsOpen {
+            saved = RunState.Saved(
+                frontier: feed.engine.frontier, released: reader.merge.released, lives: feed.engine.openLives,
+                waiting: reader.merge.takeWaiting())
+            counts.savedRecords = saved.map { $0.recordCount } ?? 0
         } else {
-            reader.counts.savedRecords = reader.engine.openSessionRecords.count
+            pipeline.submit(feed.engine.finish())
         }
-        reader.counts.add(replayed: pipeline.finish())
-        reader.counts.timedOutSessions = reader.engine.timedOutSessions
-        if !quiet && reader.counts.problems > InputReader.problemsShown {
-            printError(
-                "avt-replay: ... and \(reader.counts.problems - InputReader.problemsShown) more (see rejects.jsonl)")
+        counts.add(replayed: pipeline.finish())
+        counts.livesEndedByGap = feed.engine.livesEndedByGap
+        if !quiet && counts.problems > ReplayFeed.problemsShown {
+            printError("avt-replay: ... and \(counts.problems - ReplayFeed.problemsShown) more (see rejects.jsonl)")
         }
-        if (arguments.strict && reader.counts.problems > 0) || !reader.filesOverLimit.isEmpty {
+        if (arguments.strict && counts.problems > 0) || !filesOverLimit.isEmpty {
             let why =
-                reader.filesOverLimit.isEmpty
-                ? "--strict: \(reader.counts.problems) input problems"
-                : "too many rejected lines in \(reader.filesOverLimit.joined(separator: ", "))"
+                filesOverLimit.isEmpty
+                ? "--strict: \(counts.problems) input problems"
+                : "too many rejected or late lines in \(filesOverLimit.joined(separator: ", "))"
             printError("avt-replay: failed (\(why)); no reports were written, the previous ones are unchanged")
             reports.discard()
-            return (.inputFailed, reader.counts)
+            return (.inputFailed, counts)
         }
         do {
             try reports.commit()
-            if let state { try RunState.save(reader.engine, to: state) }
+            if let state { try RunState.save(saved ?? RunState.Saved(frontier: feed.engine.frontier), to: state) }
         } catch {
             printError("avt-replay: \(error)")
             reports.discard()
-            return (.outputFailed, reader.counts)
+            return (.outputFailed, counts)
         }
-        return (reader.counts.problems == 0 ? .success : .inputSkipped, reader.counts)
+        return (counts.problems == 0 ? .success : .inputSkipped, counts)
     }
 
     /// The options that shape the reports, one `name=value` each, in a fixed order: the shards
@@ -91,7 +113,7 @@ struct ReplayRun {
             "hub=\(arguments.hub.rawValue)", "prefix=\(arguments.prefix)", "bucket=\(arguments.bucket.milliseconds)",
             "group-by=\(arguments.groupBy.flatMap(\.keys).joined(separator: ","))", "aggregate=\(arguments.aggregate)",
             "trace=\(arguments.writesTrace)", "trace-rejected=\(arguments.traceRejected)",
-            "session-timeout=\(arguments.sessionTimeout.milliseconds)",
+            "idle-gap=\(arguments.idleGap.milliseconds)", "max-lateness=\(arguments.maxLateness.milliseconds)",
             "since=\(arguments.since.map { String($0.timestamp.milliseconds) } ?? "")",
             "until=\(arguments.until.map { String($0.timestamp.milliseconds) } ?? "")",
             "state=\(state != nil)", "finish=\(finish)",

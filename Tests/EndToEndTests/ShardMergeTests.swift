@@ -81,7 +81,7 @@ struct ShardMergeTests {
         try handle.write(contentsOf: Data("{\"ts\": \n".utf8))
         try handle.close()
         // A timeout shorter than the records' lateness: sessions restart and close out of order.
-        let run = try runSharded(["--trace", "--session-timeout", "15s", "--aggregate"] + files, in: root)
+        let run = try runSharded(["--trace", "--idle-gap", "15s", "--aggregate"] + files, in: root)
         try expectSameReports(run.merged, run.whole)
         #expect(try lines(run.whole, "rejects.jsonl") == 1)
         for shard in run.shards {

@@ -53,7 +53,7 @@ struct ShardTests {
     }
 
     @Test func theShardsTogetherReplayEverySessionOnceInTheUnshardedOrder() throws {
-        let options = ReplayOptions(sessionTimeout: 30_000)
+        let options = ReplayOptions(idleGap: 30_000)
         let whole = CollectedReplay(records(), options: options).reports
         let shards = (1...3).map { index in
             CollectedReplay(records(), options: options, shard: Shard(index, of: 3) ?? .all).reports
@@ -63,7 +63,7 @@ struct ShardTests {
         #expect(shards.allSatisfy { !$0.isEmpty })
         // The closing sequence matters: ordering by latest record alone would differ.
         let byLatest = whole.sorted { ($0.order.latest, $0.key) < ($1.order.latest, $1.key) }
-        #expect(byLatest.map(\.key) != whole.map(\.key))
+        #expect(byLatest.map { $0.key } != whole.map { $0.key })
         #expect(zip(whole, whole.dropFirst()).allSatisfy { $0.order < $1.order })
     }
 }

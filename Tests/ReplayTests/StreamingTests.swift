@@ -5,7 +5,7 @@ import Replay
 import ReplayTestSupport
 import Testing
 
-/// The streaming engine: session timeouts, late records, resuming, and independence from interleaving.
+/// The live engine: lives, the idle gap, late records, hand-overs, resuming, and independence from interleaving.
 struct StreamingTests {
     private static let minute: Int64 = 60_000
 
@@ -34,7 +34,7 @@ struct StreamingTests {
             first.enumerated().map { ($1, SourcePosition(fileRank: 0, line: $0 + 1)) }
             + second.enumerated().map { ($1, SourcePosition(fileRank: 1, line: $0 + 1)) }
         let result = CollectedReplay(records)
-        #expect(result.reports.map(\.key.id) == ["b", "a"])
+        #expect(result.reports.filter(\.isLast).map(\.key.id) == ["b", "a"])
         let items = result.marconiItems.map { "\($0.player):\($0.title ?? ""):\($0.playingTime)" }
         #expect(
             items == [
@@ -44,30 +44,61 @@ struct StreamingTests {
         #expect(result.marconiItems.first?.bufferingTime == 700)
     }
 
-    @Test func aGapLongerThanTheTimeoutStartsANewSession() {
-        let records: [Record] = [
-            .avt(AVTRecord(timestamp: 0, instrument: "i", tracker: 0, action: "StreamLoad")),
-            .avt(AVTRecord(timestamp: 1_000, instrument: "i", tracker: 0, action: "Start")),
-            .avt(
-                AVTRecord(
-                    timestamp: Timestamp(milliseconds: 31 * Self.minute + 1_001), instrument: "i", tracker: 0,
-                    action: "MediaRequest")),
-            .avt(
-                AVTRecord(
-                    timestamp: Timestamp(milliseconds: 31 * Self.minute + 2_000), instrument: "i", tracker: 0,
-                    action: "Start")),
+    private func avt(_ time: Int64, _ action: String, instrument: String = "i", tracker: Int = 0) -> Record {
+        .avt(
+            AVTRecord(
+                timestamp: Timestamp(milliseconds: time), instrument: instrument, tracker: tracker, action: action))
+    }
+
+    /// A playback with a pause of `pause` milliseconds in its middle, and another instrument
+    /// that keeps the clock moving meanwhile.
+    private func pausedPlayback(pause: Int64) -> [Record] {
+        var records = [
+            avt(0, "MediaRequest"), avt(500, "StreamLoad"), avt(2_000, "Start"), avt(30_000, "Ping"),
+            avt(60_000, "PauseBegin"),
+        ]
+        let resumed = 60_000 + pause
+        records += [avt(resumed, "PauseFinish"), avt(resumed + 30_000, "Ping"), avt(resumed + 60_000, "End")]
+        var time: Int64 = 1_000
+        while time < resumed + 60_000 {
+            records.append(avt(time, "Ping", instrument: "other"))
+            time += 10 * Self.minute
+        }
+        return records.sorted { $0.timestamp < $1.timestamp }
+    }
+
+    /// A pause shorter than the idle gap changes no row: the same playback, whole, as with no gap at all.
+    @Test(arguments: [45 * minute, 3 * 60 * minute, 10 * 60 * minute])
+    func aPauseShorterThanTheIdleGapChangesNothing(pause: Int64) throws {
+        let result = CollectedReplay(lines: pausedPlayback(pause: pause))
+        let unbounded = CollectedReplay(
+            lines: pausedPlayback(pause: pause), options: ReplayOptions(idleGap: .max / 4))
+        let playback = try #require(result.playbacks.first { $0.instrument == "i" })
+        #expect(result.playbacks.count { $0.instrument == "i" } == 1)
+        #expect(playback.endAction == "End")
+        #expect(playback.timedOut == false)
+        #expect(playback.pauseTime == pause)
+        #expect(result.playbacks == unbounded.playbacks)
+        #expect(result.reports.allSatisfy { $0.closing != .idleGap })
+    }
+
+    @Test func aSilenceLongerThanTheIdleGapStartsANewLife() {
+        let day = 24 * 60 * Self.minute
+        let records = [
+            avt(0, "StreamLoad"), avt(1_000, "Start"), avt(2 * day + 1_001, "MediaRequest"),
+            avt(2 * day + 2_000, "Start"),
         ]
         let result = CollectedReplay(lines: records)
-        #expect(result.reports.map(\.closing) == [.timeout, .inputEnd])
-        #expect(result.playbacks.map(\.playbackID) == ["i:0:p1", "i:1861001:p1"])
+        #expect(result.reports.compactMap(\.closing) == [.idleGap, .inputEnd])
+        #expect(result.playbacks.map(\.playbackID) == ["i:0:p1", "i:\(2 * day + 1_001):p1"])
         #expect(result.playbacks.map(\.timedOut) == [true, false])
-        // A fresh hub in the new session: its MediaRequest is accepted and counts the start time.
+        // A fresh hub in the new life: its MediaRequest is accepted and counts the start time.
         #expect(result.playbacks.last?.startTime == 999)
     }
 
-    @Test func sessionsClosingTogetherCloseInTheOrderOfTheirLatestRecord() {
+    @Test func livesEndingTogetherEndInTheOrderOfTheirLatestRecord() {
         // "a" starts first but ends last, with "d" (ties by key); "b" and "c" end together. The
-        // record at 20 minutes closes them all, its own session included, and starts "d" anew.
+        // record at 20 minutes ends them all, its own life included, and starts "d" anew.
         let records: [(Record, Int64)] = [
             (radio(0, .bufferingStarted, player: "a"), 0),
             (radio(0, .bufferingStarted, player: "c"), 1),
@@ -79,61 +110,83 @@ struct StreamingTests {
             (radio(4 * Self.minute, .bufferingStarted, player: "d"), 7),
             (radio(20 * Self.minute, .bufferingEnded, player: "d"), 8),
         ]
-        var engine = ReplayEngine(options: ReplayOptions(sessionTimeout: 10 * Self.minute))
-        var closed: [[String]] = []
+        var engine = ReplayEngine(options: ReplayOptions(idleGap: 10 * Self.minute))
+        var ended: [[String]] = []
         for (record, line) in records {
-            let sessions = engine.add(record, at: SourcePosition(fileRank: 0, line: Int(line) + 1))
-            if !sessions.isEmpty { closed.append(sessions.map(\.key.id)) }
+            guard case .replayed(let reports) = engine.add(record, at: SourcePosition(fileRank: 0, line: Int(line) + 1))
+            else { continue }
+            let last = reports.filter(\.isLast)
+            if !last.isEmpty { ended.append(last.map(\.key.id)) }
         }
-        #expect(closed == [["b", "c", "a", "d"]])
+        #expect(ended == [["b", "c", "a", "d"]])
         #expect(engine.finish().map(\.key.id) == ["d"])
     }
 
-    @Test func aRecordLateByLessThanTheTimeoutReplaysInOrder() {
-        let records: [Record] = [
-            .avt(AVTRecord(timestamp: 1_000, instrument: "i", tracker: 0, action: "StreamLoad")),
-            .avt(AVTRecord(timestamp: 9_000, instrument: "j", tracker: 0, action: "Ping")),
-            .avt(
-                AVTRecord(
-                    timestamp: Timestamp(milliseconds: 20 * Self.minute), instrument: "j", tracker: 0, action: "Ping")),
-            .avt(AVTRecord(timestamp: 2_000, instrument: "i", tracker: 0, action: "Start")),
-        ]
-        let result = CollectedReplay(lines: records)
-        #expect(result.playbacks.first { $0.instrument == "i" }?.startTime == 1_000)
+    @Test func aRecordOlderThanItsLifesLatestIsLate() {
+        var engine = ReplayEngine()
+        _ = engine.add(avt(1_000, "StreamLoad"), at: SourcePosition(fileRank: 0, line: 1))
+        _ = engine.add(avt(5_000, "Start"), at: SourcePosition(fileRank: 0, line: 2))
+        guard
+            case .late(let by, let record, _) = engine.add(avt(2_000, "Ping"), at: SourcePosition(fileRank: 0, line: 3))
+        else {
+            Issue.record("not late")
+            return
+        }
+        #expect(by == 3_000)
+        #expect(record.timestamp == 2_000)
+        #expect(engine.lateRecords == 1)
+        // A late record of another instrument, with nothing later, is replayed.
+        guard
+            case .replayed = engine.add(
+                avt(1_500, "StreamLoad", instrument: "j"), at: SourcePosition(fileRank: 0, line: 4))
+        else {
+            Issue.record("not replayed")
+            return
+        }
     }
 
-    @Test func aRecordArrivingAfterItsSessionClosedStartsANewOne() {
-        let records: [Record] = [
-            .avt(AVTRecord(timestamp: 1_000, instrument: "i", tracker: 0, action: "StreamLoad")),
-            .avt(
-                AVTRecord(
-                    timestamp: Timestamp(milliseconds: 40 * Self.minute), instrument: "j", tracker: 0, action: "Ping")),
-            .avt(AVTRecord(timestamp: 2_000, instrument: "i", tracker: 0, action: "Start")),
-        ]
-        let result = CollectedReplay(lines: records)
-        #expect(result.reports.map(\.key.id) == ["i", "i", "j"])
-        #expect(result.reports.map(\.closing) == [.timeout, .inputEnd, .inputEnd])
+    @Test func anIdleLifeHandsOverItsOutputsAfterAMinute() {
+        var engine = ReplayEngine(options: ReplayOptions(includeTrace: true))
+        _ = engine.add(avt(0, "StreamLoad"), at: SourcePosition(fileRank: 0, line: 1))
+        _ = engine.add(avt(1_000, "Start"), at: SourcePosition(fileRank: 0, line: 2))
+        guard
+            case .replayed(let early) = engine.add(
+                avt(30_000, "Ping", instrument: "j"), at: SourcePosition(fileRank: 0, line: 3))
+        else { return }
+        #expect(early.isEmpty)
+        guard
+            case .replayed(let due) = engine.add(
+                avt(61_001, "Ping", instrument: "j"), at: SourcePosition(fileRank: 0, line: 4))
+        else { return }
+        #expect(due.map(\.key.id) == ["i"])
+        #expect(due.first?.trace.count == 2)
+        #expect(due.first?.isLast == false)
     }
 
-    @Test func resumingFromTheOpenSessionsGivesTheSameReports() {
+    @Test func resumingFromTheOpenLivesGivesTheSameReports() {
         let records = Self.mixedRecords()
-        let whole = CollectedReplay(lines: records, options: ReplayOptions(includeTrace: true))
+        let options = ReplayOptions(includeTrace: true)
+        let whole = CollectedReplay(lines: records, options: options)
         let cut = records.count / 2
-        var firstRun = ReplayEngine(options: ReplayOptions(includeTrace: true))
+        var keeping = options
+        keeping.keepsRecords = true
+        var firstRun = ReplayEngine(options: keeping)
         var reports: [SessionReport] = []
         for (index, record) in records[..<cut].enumerated() {
-            reports += firstRun.add(record, at: SourcePosition(fileRank: 0, line: index + 1)).map { $0.replay() }
+            if case .replayed(let due) = firstRun.add(record, at: SourcePosition(fileRank: 0, line: index + 1)) {
+                reports += due
+            }
         }
-        var secondRun = ReplayEngine(options: ReplayOptions(includeTrace: true))
-        for (index, saved) in firstRun.openSessionRecords.enumerated() {
-            secondRun.restore(saved.record, at: SourcePosition(fileRank: -1, line: index + 2))
-        }
-        if let watermark = firstRun.watermark { secondRun.resume(watermark: watermark) }
+        var secondRun = ReplayEngine(options: keeping)
+        for saved in firstRun.openLives { secondRun.restore(saved) }
+        secondRun.resume(frontier: firstRun.frontier)
         for (index, record) in records[cut...].enumerated() {
-            reports += secondRun.add(record, at: SourcePosition(fileRank: 1, line: index + 1)).map { $0.replay() }
+            if case .replayed(let due) = secondRun.add(record, at: SourcePosition(fileRank: 1, line: index + 1)) {
+                reports += due
+            }
         }
-        reports += secondRun.finish().map { $0.replay() }
-        // Each run counts its own records in the closing sequence; everything else is the same.
+        reports += secondRun.finish()
+        // Each run counts its own records in the sequence; the rest is the same, report by report.
         func unsequenced(_ reports: [SessionReport]) -> [SessionReport] {
             reports.map { report in
                 var report = report

@@ -8,8 +8,8 @@ import Testing
 @Suite("grouped reports")
 struct GroupedReportsTests {
     /// Two playbacks of one instrument, the first titled `title`, the second untitled, each
-    /// with a `NumPlays` metric.
-    private func report(title: String) -> SessionReport {
+    /// with a `NumPlays` metric, aggregated by the rows' groups of `keys` as a replay does.
+    private func report(title: String, groupBy keys: [String] = []) -> SessionReport {
         var report = SessionReport(key: SessionKey(system: .openavt, id: "i"), closing: .inputEnd)
         let time = Timestamp(milliseconds: 1_763_622_902_125)
         var titled = PlaybackSummary(instrument: "i", tracker: 0, playbackID: "p1", firstTimestamp: time)
@@ -23,12 +23,19 @@ struct GroupedReportsTests {
                 system: .openavt, source: "i", tags: [], path: [],
                 metric: Metric(name: "NumPlays", kind: .counter, value: .int(1), timestamp: time), rowIndex: row)
         }
+        let groupBy = GroupBy(keys)
+        for playback in report.playbacks where !keys.isEmpty {
+            let key = MetricAggregates.Key(
+                bucket: time.bucketStart(length: 3_600_000), group: groupBy.values(of: playback), system: .openavt,
+                name: "NumPlays")
+            report.rowAggregates[key, default: MetricAggregates.Aggregate()].add(1)
+        }
         return report
     }
 
     private func aggregates(_ keys: [String], title: String) -> MetricAggregates {
         var aggregates = MetricAggregates(bucket: 3_600_000, groupBy: GroupBy(keys))
-        aggregates.add(report(title: title))
+        aggregates.add(report(title: title, groupBy: keys))
         return aggregates
     }
 
@@ -65,8 +72,8 @@ struct GroupedReportsTests {
 
     @Test func graphiteHasANodePerValueAndMergesValuesThatSanitiseAlike() {
         var aggregates = MetricAggregates(bucket: 3_600_000, groupBy: GroupBy(["title"]))
-        aggregates.add(report(title: "a b"))
-        aggregates.add(report(title: "a_b"))
+        aggregates.add(report(title: "a b", groupBy: ["title"]))
+        aggregates.add(report(title: "a_b", groupBy: ["title"]))
         let lines = text(MetricsReport(prefix: "avt").graphite(aggregates)).split(separator: "\n")
         #expect(lines.count == 14)
         #expect(lines.contains("avt.openavt.aggregates.unknown.NumPlays.count 2 1763622000"))

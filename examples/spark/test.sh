@@ -59,7 +59,7 @@ check samples 'local[2]' 3 --trace --trace-rejected --vp-duration open:complete 
 gzip -n "$work"/logs/*.jsonl
 # A line no shard can read: every shard reports it, the merge writes it once.
 printf '{"ts": \n' | gzip -n >>"$work/logs/avt-2025112002.jsonl.gz"
-check generated 'local[4]' 5 --trace --aggregate --group-by title --bucket 15m --session-timeout 1m \
+check generated 'local[4]' 5 --trace --aggregate --group-by title --bucket 15m --idle-gap 1m \
     "$work"/logs/*.jsonl.gz
 
 echo "examples/spark/test.sh: $passed passed, $failed failed"

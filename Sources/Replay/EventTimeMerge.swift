@@ -1,0 +1,255 @@
+import DequeModule
+import EventModel
+import HeapModule
+
+/// Merges the records of several inputs, each mostly in time order, into one stream in time
+/// order: a k-way merge with a watermark per input and a reorder window.
+///
+/// Each input's *clock* is the latest time among its records added so far. A record of an
+/// input may come later than a record after it in time by up to ``maxLateness``; so no record
+/// still to come is earlier than the lowest clock less ``maxLateness`` (an input not read yet
+/// could hold anything). A record waits until it is earlier than that *low water*, or until
+/// every input has ended, and then comes out (``next()``). The reader keeps the low water
+/// moving by reading from the input with the lowest clock (``inputToRead``).
+///
+/// Records come out by time; equal times by a digest of their key (``wordDigest(_:continuing:)``
+/// of the id, after the system), then by position (the input's rank, then line): the same
+/// order whatever the files, their names aside (two keys whose digests are equal, one chance
+/// in 2^64, keep the order of their positions at equal times).
+///
+/// The records wait in a table of slots; the queues and heaps hold only what orders them
+/// and their slot, plain values that move without reference counting.
+///
+/// A record earlier than one already out is not added (``add(_:at:from:)`` says
+/// ``Placement/tooLate``); the caller decides what to do with it. Memory: the records of the reorder window, plus an
+/// input clock and the head record of each input.
+public struct EventTimeMerge {
+    /// How much later than a record after it in time a record of one input may come.
+    public let maxLateness: Int64
+    /// The waiting records, by slot; free slots are reused.
+    private var slots: [(record: Record, position: SourcePosition)?] = []
+    private var freeSlots: [Int32] = []
+    /// Each input's records not out yet that came in order, after its head.
+    private var queues: [Deque<Waiting>]
+    private var clocks: [Timestamp?]
+    private var ended: [Bool]
+    /// The order of the latest record put in each input's queue.
+    private var lastQueued: [Order?]
+    /// Whether the input's first waiting record is in `heads`.
+    private var hasHead: [Bool]
+    /// The head of each input's queue.
+    private var heads = Heap<Waiting>()
+    /// Records that came out of order in their input, but not after one already out.
+    private var stragglers = Heap<Waiting>()
+    /// The unfinished inputs by clock, as it was when their entry was made; an outdated entry
+    /// is made again when it comes first.
+    private var clockOrder = Heap<InputClock>()
+    /// Whether the records of the reorder window stay in when every input has ended (a run
+    /// that leaves them to the next one, ``takeWaiting()``): the low water is then the latest
+    /// clock less ``maxLateness``.
+    public var keepsWindowAtEnd = false
+    /// The latest time added.
+    private var latestClock: Timestamp?
+    /// How many records wait.
+    public private(set) var waiting = 0
+    /// The time of the latest record out.
+    public private(set) var released: Timestamp?
+    private var unfinished: Int
+
+    /// A merge of `inputs` inputs, numbered from 0, none read yet.
+    public init(inputs: Int, maxLateness: Int64) {
+        self.maxLateness = max(0, maxLateness)
+        queues = Array(repeating: Deque(), count: inputs)
+        clocks = Array(repeating: nil, count: inputs)
+        ended = Array(repeating: false, count: inputs)
+        hasHead = Array(repeating: false, count: inputs)
+        lastQueued = Array(repeating: nil, count: inputs)
+        unfinished = inputs
+        for input in 0..<inputs { clockOrder.insert(InputClock(time: nil, input: input)) }
+    }
+
+    /// The input whose records are needed next: an unfinished input with the lowest clock
+    /// (one not read yet first); `nil` once every input has ended.
+    public mutating func inputToRead() -> Int? {
+        while let first = clockOrder.min {
+            if ended[first.input] {
+                clockOrder.removeMin()
+                continue
+            }
+            if clocks[first.input] != first.time {
+                clockOrder.removeMin()
+                clockOrder.insert(InputClock(time: clocks[first.input], input: first.input))
+                continue
+            }
+            return first.input
+        }
+        return nil
+    }
+
+    /// Where an added record went.
+    public enum Placement {
+        /// In the merge, in order.
+        case merged
+        /// In the merge, in order, though it came more than ``maxLateness`` after a later
+        /// record of its input.
+        case mergedLate
+        /// Not added, and given back: it is earlier than a record already out.
+        case tooLate(Record)
+    }
+
+    /// Adds a record of `input`, unless it is earlier than a record already out.
+    public mutating func add(_ record: consuming Record, at position: SourcePosition, from input: Int) -> Placement {
+        let timestamp = record.timestamp
+        if let released, timestamp < released { return .tooLate(record) }
+        let isLate = clocks[input].map { timestamp.milliseconds < $0.milliseconds &- maxLateness } ?? false
+        let order = Order(timestamp: timestamp, key: Self.keyDigest(of: record), position: position)
+        let slot: Int32
+        if let free = freeSlots.popLast() {
+            slot = free
+            slots[Int(free)] = (record, position)
+        } else {
+            slot = Int32(slots.count)
+            slots.append((record, position))
+        }
+        let entry = Waiting(order: order, slot: slot, input: Int32(input))
+        if let last = lastQueued[input], order < last {
+            stragglers.insert(entry)
+        } else {
+            clocks[input] = timestamp
+            if latestClock.map({ timestamp > $0 }) ?? true { latestClock = timestamp }
+            lastQueued[input] = order
+            if hasHead[input] {
+                queues[input].append(entry)
+            } else {
+                heads.insert(entry)
+                hasHead[input] = true
+            }
+        }
+        waiting += 1
+        return isLate ? .mergedLate : .merged
+    }
+
+    /// The digest that orders records of different keys at equal times.
+    private static func keyDigest(of record: borrowing Record) -> UInt64 {
+        switch record {
+        case .avt(let avt): wordDigest(avt.instrument, continuing: 0)
+        case .vp(let vp): wordDigest(vp.app, continuing: 1)
+        case .app(let app): wordDigest(app.app, continuing: 1)
+        case .marconi(let marconi): wordDigest(marconi.player, continuing: 2)
+        }
+    }
+
+    /// Marks `input` as ended: none of its records will come.
+    public mutating func end(_ input: Int) {
+        guard !ended[input] else { return }
+        ended[input] = true
+        unfinished -= 1
+        if !hasHead[input] { queues[input] = Deque() }
+    }
+
+    /// The next record in order, when no record still to come can be earlier.
+    public mutating func next() -> (record: Record, position: SourcePosition)? {
+        guard waiting > 0 else { return nil }
+        let lowWater: Timestamp?
+        if unfinished == 0 {
+            lowWater =
+                keepsWindowAtEnd ? latestClock.map { Timestamp(milliseconds: $0.milliseconds &- maxLateness) } : nil
+        } else {
+            guard let input = inputToRead(), let clock = clocks[input] else { return nil }
+            lowWater = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
+        }
+        let entry: Waiting
+        switch (heads.min, stragglers.min) {
+        case (let head?, let straggler?) where straggler.order < head.order:
+            guard lowWater.map({ straggler.order.timestamp < $0 }) ?? true else { return nil }
+            entry = stragglers.removeMin()
+        case (let head?, _):
+            guard lowWater.map({ head.order.timestamp < $0 }) ?? true else { return nil }
+            entry = heads.removeMin()
+            let input = Int(entry.input)
+            if let following = queues[input].popFirst() {
+                heads.insert(following)
+            } else {
+                hasHead[input] = false
+                // An ended input's queue gives its memory back: thousands of inputs may end.
+                if ended[input] { queues[input] = Deque() }
+            }
+        case (nil, let straggler?):
+            guard lowWater.map({ straggler.order.timestamp < $0 }) ?? true else { return nil }
+            entry = stragglers.removeMin()
+        case (nil, nil):
+            return nil
+        }
+        waiting -= 1
+        released = entry.order.timestamp
+        return take(entry.slot)
+    }
+
+    /// Takes the record out of its slot, and frees the slot.
+    private mutating func take(_ slot: Int32) -> (record: Record, position: SourcePosition)? {
+        var taken: (record: Record, position: SourcePosition)?
+        swap(&taken, &slots[Int(slot)])
+        freeSlots.append(slot)
+        return taken
+    }
+
+    /// Every record still waiting, in order, leaving none: what a run that ends with the
+    /// input still open keeps for the next one.
+    public mutating func takeWaiting() -> [(record: Record, position: SourcePosition)] {
+        var all: [Waiting] = []
+        all.reserveCapacity(waiting)
+        while let head = heads.popMin() {
+            all.append(head)
+            while let following = queues[Int(head.input)].popFirst() { all.append(following) }
+        }
+        while let straggler = stragglers.popMin() { all.append(straggler) }
+        hasHead = Array(repeating: false, count: hasHead.count)
+        lastQueued = Array(repeating: nil, count: lastQueued.count)
+        all.sort()
+        waiting = 0
+        return all.compactMap { take($0.slot) }
+    }
+
+    /// Sets the time of the latest record out, as an earlier run left it.
+    public mutating func resume(released time: Timestamp?) {
+        released = time
+    }
+}
+
+/// Where a record goes in the merged stream: by time, then key digest, then position.
+private struct Order: Comparable {
+    var timestamp: Timestamp
+    var key: UInt64
+    var position: SourcePosition
+
+    static func < (lhs: Order, rhs: Order) -> Bool {
+        if lhs.timestamp != rhs.timestamp { return lhs.timestamp < rhs.timestamp }
+        if lhs.key != rhs.key { return lhs.key < rhs.key }
+        return lhs.position < rhs.position
+    }
+}
+
+/// A waiting record: its order, its slot, and its input.
+private struct Waiting: Comparable {
+    var order: Order
+    var slot: Int32
+    var input: Int32
+
+    static func == (lhs: Waiting, rhs: Waiting) -> Bool { lhs.order == rhs.order }
+    static func < (lhs: Waiting, rhs: Waiting) -> Bool { lhs.order < rhs.order }
+}
+
+/// An input's clock when it was set; inputs not read yet (no clock) come first.
+private struct InputClock: Comparable {
+    var time: Timestamp?
+    var input: Int
+
+    static func < (lhs: InputClock, rhs: InputClock) -> Bool {
+        switch (lhs.time, rhs.time) {
+        case (nil, nil): lhs.input < rhs.input
+        case (nil, _?): true
+        case (_?, nil): false
+        case (let left?, let right?): (left, lhs.input) < (right, rhs.input)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+import EventModel
+import Marconi
+import OpenAVT
+
+/// The trace lines and metric points a live replay produced and has not handed over yet.
+struct LifeOutputs {
+    var trace: [TraceLine] = []
+    var points: [MetricPoint] = []
+
+    var count: Int { trace.count + points.count }
+}
+
+/// One life of an instrument, app session or Marconi player (a class: the engine's table and
+/// heap refer to it, and it changes in place): its state machines, fed its
+/// records as they come, from its first record until it is forgotten after the idle gap or
+/// the input ends.
+///
+/// A life holds no records (but with ``ReplayOptions/keepsRecords``, for `--state`): its
+/// state machines, the rows they are building, the outputs not handed over yet, and with
+/// `--group-by` its rows' metrics aggregated by bucket.
+final class Life {
+    let key: SessionKey
+    /// The state machines: one of the three, by the key's system.
+    private var instrument: InstrumentReplay?
+    private var app: AppReplay?
+    private var player: PlayerReplay?
+    /// The time of the first record.
+    let first: Timestamp
+    /// The time of the latest record.
+    private(set) var latest: Timestamp
+    /// The deadline of the life's newest entry in the engine's heap.
+    var scheduled = Timestamp(milliseconds: .max)
+    /// With `--group-by`, the metrics of each row by row index, aggregated by bucket, system and
+    /// name (the group is known when the row is final).
+    private var rowAggregates: [Int: [MetricAggregates.Key: MetricAggregates.Aggregate]] = [:]
+    /// The records replayed, with ``ReplayOptions/keepsRecords``.
+    private(set) var records: [(record: Record, position: SourcePosition)] = []
+    private let options: ReplayOptions
+
+    /// Starts the life of `key` at `first`; its ids are scoped with `first`'s milliseconds,
+    /// so that a later life of the same key gets other ids.
+    init(key: SessionKey, first: Timestamp, options: ReplayOptions) {
+        self.key = key
+        self.first = first
+        self.latest = first
+        self.options = options
+        let scope = String(first.milliseconds)
+        switch key.system {
+        case .openavt: instrument = InstrumentReplay(id: key.id, scope: scope, options: options)
+        case .vp: app = AppReplay(app: key.id, scope: scope, options: options)
+        case .marconi: player = PlayerReplay(player: key.id, options: options)
+        }
+    }
+
+    /// How many outputs wait to be handed over.
+    var pendingCount: Int { pendingTrace + pendingPoints }
+
+    /// How many trace lines wait to be handed over.
+    var pendingTrace: Int {
+        instrument?.outputs.trace.count ?? app?.outputs.trace.count ?? player?.outputs.trace.count ?? 0
+    }
+
+    /// How many points wait to be handed over.
+    var pendingPoints: Int {
+        instrument?.outputs.points.count ?? app?.outputs.points.count ?? player?.outputs.points.count ?? 0
+    }
+
+    /// Keeps only the last `trace` trace lines and `points` points pending, as if the others
+    /// had been handed over (a life rebuilt from a state file: an earlier run wrote them).
+    func keepOutputs(trace: Int, points: Int) {
+        var outputs = instrument?.takeOutputs() ?? app?.takeOutputs() ?? player?.takeOutputs() ?? LifeOutputs()
+        let handedOver = outputs.points.count - min(points, outputs.points.count)
+        aggregateRowPoints(Array(outputs.points.prefix(handedOver)))
+        outputs.points.removeFirst(handedOver)
+        outputs.trace.removeFirst(outputs.trace.count - min(trace, outputs.trace.count))
+        instrument?.outputs = outputs
+        app?.outputs = outputs
+        player?.outputs = outputs
+    }
+
+    /// Replays one record of the life, no earlier than ``latest``.
+    func replay(_ record: consuming Record, at position: SourcePosition) {
+        latest = max(latest, record.timestamp)
+        if options.keepsRecords { records.append((copy record, position)) }
+        switch consume record {
+        case .avt(let avt): instrument?.replay(avt)
+        case .marconi(let marconi): player?.replay(marconi)
+        case let record: app?.replay(record)
+        }
+    }
+
+    /// Hands over the outputs produced since the last hand-over.
+    func takeOutputs(into report: inout SessionReport) {
+        let outputs = instrument?.takeOutputs() ?? app?.takeOutputs() ?? player?.takeOutputs() ?? LifeOutputs()
+        aggregateRowPoints(outputs.points)
+        report.trace = outputs.trace
+        report.points = outputs.points
+        report.firstTimestamp = first
+        report.lastTimestamp = latest
+    }
+
+    /// With `--group-by`, adds the points that belong to a row to the row's aggregates.
+    private func aggregateRowPoints(_ points: [MetricPoint]) {
+        guard !options.groupBy.keys.isEmpty else { return }
+        for point in points {
+            guard let row = point.rowIndex, let value = MetricAggregates.value(of: point.metric) else { continue }
+            let key = MetricAggregates.Key(
+                bucket: point.metric.timestamp.bucketStart(length: options.bucket), system: point.system,
+                name: point.metric.name)
+            rowAggregates[row, default: [:]][key, default: MetricAggregates.Aggregate()].add(value)
+        }
+    }
+
+    /// Ends the life: its last outputs, its rows, and its rows' aggregates by group.
+    func end(_ closing: SessionReport.Closing) -> SessionReport {
+        var report = SessionReport(key: key, closing: closing)
+        takeOutputs(into: &report)
+        if let instrument {
+            instrument.instrument.shutdown()
+            report.playbacks = instrument.summaries.map { summary in
+                var summary = summary
+                summary.timedOut = closing == .idleGap && summary.endAction == nil
+                return summary
+            }
+        } else if let app {
+            report.vpSessions = app.summaries().map { summary in
+                var summary = summary
+                summary.timedOut = closing == .idleGap && summary.outcome == .open
+                return summary
+            }
+        } else if var player {
+            let (items, points) = player.finish()
+            report.marconiItems = items
+            aggregateRowPoints(points)
+            report.points += points
+        }
+        guard !rowAggregates.isEmpty else { return report }
+        let groupBy = options.groupBy
+        let groups: [[String]] =
+            switch key.system {
+            case .openavt: report.playbacks.map(groupBy.values(of:))
+            case .vp: report.vpSessions.map(groupBy.values(of:))
+            case .marconi: report.marconiItems.map(groupBy.values(of:))
+            }
+        for (row, aggregates) in rowAggregates {
+            let group =
+                groups.indices.contains(row)
+                ? groups[row] : groupBy.values(ofUnownedPointFrom: key.system, source: key.id)
+            for (var rowKey, aggregate) in aggregates {
+                rowKey.group = group
+                report.rowAggregates[rowKey, default: MetricAggregates.Aggregate()].merge(aggregate)
+            }
+        }
+        return report
+    }
+}
