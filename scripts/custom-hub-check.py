@@ -23,7 +23,7 @@ EXPECTED_METRIC_LINES = {
     "metrics.graphite": ["avt.openavt.android-42d1.TimeBetweenQualityChanges 52400 1763622405"],
     "aggregates.csv": [
         "2025-11-20T07:00:00Z,openavt,TimeBetweenQualityChanges,1,52400.00,52400.00,52400.00,"
-        "2745760000.00,52400.00,0.00",
+        "2745760000.00,52400.00,0.00,false",
     ],
 }
 # The quality changes of each playback as the hub counts them, after each change.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pushes the samples' metrics to real InfluxDB 1.x and carbon on loopback (installed, started
 # and stopped by scripts/metrics-servers.sh) and reads them back; then stops InfluxDB in the
-# middle, checks the spool, restarts it, flushes, and finds every point exactly once.
+# middle, checks the spool, restarts it, flushes, and finds every point exactly once; and
+# pushes two nights with --state and finds what one run over both would have pushed.
 # Uses the debug build of `swift build`. Carbon writes to disk asynchronously, so reading the
 # Graphite points back polls whisper for at most 30 s (scripts/integration-check.py).
 set -euo pipefail
@@ -69,6 +70,23 @@ plays=$(grep -c ' NumPlays=' "$work/c/metrics.influx")
 stored=$(influx_query "$INFLUX_DB" 'SELECT count("NumPlays") FROM avt_openavt' \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])')
 check test "$plays" -eq "$stored"
+
+# 4. Two nights with --state, pushed as they run: InfluxDB and carbon then hold what one run
+#    over both nights pushes (a bucket still open after night 1 is pushed partial, then whole).
+nights_db=avt_two_nights
+curl -sS --max-time 30 -XPOST "$(influx_url)/query" --data-urlencode "q=CREATE DATABASE $nights_db" >/dev/null
+nights=(--quiet --aggregate --bucket 5m --idle-gap 10m --prefix nights)
+push=(--influx "$(influx_url)/write?db=$nights_db" --graphite "$graphite")
+replay "$work/n1.err" "${nights[@]}" "${push[@]}" --out "$work/n1" --state "$work/n.state" samples/avt-2025112007.jsonl.gz
+check status_is "$status" 0
+check grep -q ',true$' "$work/n1/aggregates.csv"
+replay "$work/n2.err" "${nights[@]}" "${push[@]}" --out "$work/n2" --state "$work/n.state" --finish \
+    samples/avt-2025112008.jsonl.gz
+check status_is "$status" 0
+replay "$work/whole.err" "${nights[@]}" --out "$work/whole" samples/*.jsonl.gz
+check status_is "$status" 0
+check python3 scripts/integration-check.py influx "$(influx_url)" "$nights_db" "$work/whole/metrics.influx"
+check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/whole/metrics.graphite"
 
 rm -rf "$work"
 echo "integration: $passed passed, $failed failed"

@@ -51,6 +51,15 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     }
 }
 
+/// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of `bytes`, or its
+/// continuation from an earlier digest. Its values are fixed by its definition, so they may be
+/// kept in files (a state file's input digests) and compared across versions.
+public func fnv1a64(_ bytes: UnsafeRawBufferPointer, continuing start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+    var digest = start
+    for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
+    return digest
+}
+
 /// FNV-1a over a text's UTF-8 bytes: the digest attribute keys, actions and packed key names
 /// keep and compare first, and the hash of attribute keys (``seededHash(_:seed:)``). Keys
 /// whose digest is not kept hash with ``wordDigest(_:continuing:)`` instead.

@@ -12,10 +12,10 @@ import HeapModule
 /// every input has ended, and then comes out (``next()``). The reader keeps the low water
 /// moving by reading from the input with the lowest clock (``inputToRead``).
 ///
-/// Records come out by time; equal times by a digest of their key (``wordDigest(_:continuing:)``
-/// of the id, after the system), then by position (the input's rank, then line): the same
-/// order whatever the files, their names aside (two keys whose digests are equal, one chance
-/// in 2^64, keep the order of their positions at equal times).
+/// Records come out by time; equal times by a digest of their key (``Shard/hash(_:)``), then
+/// by position (the input's rank, then line): the same order whatever the files, their names
+/// aside (two keys whose digests are equal, one chance in 2^64, keep the order of their
+/// positions at equal times).
 ///
 /// The records wait in a table of slots; the queues and heaps hold only what orders them
 /// and their slot, plain values that move without reference counting.
@@ -129,14 +129,10 @@ public struct EventTimeMerge {
         return isLate ? .mergedLate : .merged
     }
 
-    /// The digest that orders records of different keys at equal times.
+    /// The digest that orders records of different keys at equal times: the key's shard hash
+    /// (``Shard/hash(_:)``, FNV-1a 64 of `"<system>:<id>"`), fixed by its definition.
     private static func keyDigest(of record: borrowing Record) -> UInt64 {
-        switch record {
-        case .avt(let avt): wordDigest(avt.instrument, continuing: 0)
-        case .vp(let vp): wordDigest(vp.app, continuing: 1)
-        case .app(let app): wordDigest(app.app, continuing: 1)
-        case .marconi(let marconi): wordDigest(marconi.player, continuing: 2)
-        }
+        Shard.hash(SessionKey(of: record))
     }
 
     /// Marks `input` as ended: none of its records will come.

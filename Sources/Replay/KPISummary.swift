@@ -25,6 +25,9 @@ public struct KPISummary: Sendable {
     private var totals: [KPIs] = []
     /// Every playback's first and last record time, by group index, for the peak of concurrent playbacks.
     private var playbackSpans: [[(first: Int64, last: Int64)]] = []
+    /// Where the buckets still open begin: a bucket that ends after this time may still get
+    /// rows (a run that leaves lives open for the next one); `nil` when every bucket is whole.
+    public var openFrom: Timestamp?
 
     /// One bucket of one group.
     private struct BucketKey: Hashable {
@@ -149,6 +152,9 @@ public struct KPISummary: Sendable {
         public var kpis: KPIs
         /// The most playbacks of the group in progress at one instant of the bucket.
         public var peakConcurrent: Int64
+        /// Whether the bucket is still open (``openFrom``); for an `all` row, whether any of
+        /// the group's buckets is.
+        public var isPartial = false
     }
 
     /// The rows: one per bucket and group with anything in it, by bucket start and then group
@@ -161,15 +167,47 @@ public struct KPISummary: Sendable {
         var startsByGroup = [[Int64]](repeating: [], count: groups.count)
         for key in keys { startsByGroup[key.group].append(key.start) }
         let peaks = groups.indices.map { peakConcurrency(of: playbackSpans[$0], in: startsByGroup[$0]) }
+        var groupIsPartial = [Bool](repeating: false, count: groups.count)
         let bucketRows = keys.compactMap { key in
             buckets[key].map {
-                Row(
+                let isPartial = isOpen(bucketStart: key.start)
+                if isPartial { groupIsPartial[key.group] = true }
+                return Row(
                     bucket: Timestamp(milliseconds: key.start), group: groups[key.group], kpis: $0,
-                    peakConcurrent: peaks[key.group].perBucket[key.start] ?? 0)
+                    peakConcurrent: peaks[key.group].perBucket[key.start] ?? 0, isPartial: isPartial)
             }
         }
         return bucketRows
-            + order.map { Row(bucket: nil, group: groups[$0], kpis: totals[$0], peakConcurrent: peaks[$0].overall) }
+            + order.map {
+                Row(
+                    bucket: nil, group: groups[$0], kpis: totals[$0], peakConcurrent: peaks[$0].overall,
+                    isPartial: groupIsPartial[$0])
+            }
+    }
+
+    /// Whether the bucket that starts at `start` is still open (``openFrom``).
+    private func isOpen(bucketStart start: Int64) -> Bool {
+        openFrom.map { start &+ bucket > $0.milliseconds } ?? false
+    }
+
+    /// The buckets still open (``openFrom``), as a summary of their own whose `all` rows are
+    /// theirs: what a run that leaves lives open carries to the next run, which merges it
+    /// (``merge(_:)``) and writes those buckets whole. `nil` when no bucket is open.
+    public var carried: KPISummary? {
+        guard let openFrom else { return nil }
+        let firstOpen = openFrom.bucketStart(length: bucket).milliseconds
+        var carried = KPISummary(bucket: bucket, groupBy: groupBy)
+        for (key, kpis) in buckets where key.start >= firstOpen {
+            let group = carried.group(of: groups[key.group])
+            carried.buckets[BucketKey(start: key.start, group: group), default: KPIs()].merge(kpis)
+            carried.totals[group].merge(kpis)
+        }
+        guard !carried.buckets.isEmpty else { return nil }
+        for (index, values) in groups.enumerated() {
+            guard let group = carried.groupIndex[values] else { continue }
+            carried.playbackSpans[group] = playbackSpans[index].filter { $0.last >= firstOpen }
+        }
+        return carried
     }
 
     /// The index of the group with these values, added when new.

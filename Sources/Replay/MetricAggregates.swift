@@ -18,6 +18,9 @@ public struct MetricAggregates: Sendable {
     /// The dimensions rows are split by.
     public let groupBy: GroupBy
     private var aggregates: [Key: Aggregate] = [:]
+    /// Where the buckets still open begin: a bucket that ends after this time may still get
+    /// metrics (a run that leaves lives open for the next one); `nil` when every bucket is whole.
+    public var openFrom: Timestamp?
 
     /// One row's identity.
     public struct Key: Hashable, Comparable, Sendable {
@@ -199,6 +202,20 @@ public struct MetricAggregates: Sendable {
                 bucket: Timestamp(milliseconds: row.bucket), group: row.group, system: system, name: row.metric)
             aggregates[key, default: Aggregate()].merge(row.aggregate)
         }
+    }
+
+    /// Whether a row's bucket is still open (``openFrom``).
+    public func isPartial(_ key: Key) -> Bool {
+        openFrom.map { key.bucket.milliseconds &+ bucket > $0.milliseconds } ?? false
+    }
+
+    /// The rows whose buckets are still open (``openFrom``): what a run that leaves lives open
+    /// carries to the next run, which merges them (``merge(_:)``) and writes those buckets
+    /// whole. `nil` when no bucket is open.
+    public var carried: MetricAggregates? {
+        var carried = MetricAggregates(bucket: bucket, groupBy: groupBy)
+        for (key, aggregate) in aggregates where isPartial(key) { carried.aggregates[key] = aggregate }
+        return carried.aggregates.isEmpty ? nil : carried
     }
 
     /// The aggregates, by bucket, then group values (byte-wise), then system, then metric name.

@@ -15,6 +15,29 @@ enum AtomicFile {
         try writer.commit()
     }
 
+    /// Copies the file at `source` to `path` as ``write(_:to:)`` writes, a chunk at a time.
+    static func copy(_ source: String, to path: String) throws(WriteError) {
+        let descriptor = open(source, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw WriteError(path: path, reason: "cannot read \(source): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        let writer = try ReportWriter(path: path)
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 {
+                let reason = "cannot read \(source): \(String(cString: strerror(errno)))"
+                writer.discard()
+                throw WriteError(path: path, reason: reason)
+            }
+            if count == 0 { break }
+            writer.append(Array(chunk[0..<count]))
+        }
+        try writer.commit()
+    }
+
     /// Creates a directory and its parents, like `mkdir -p`.
     static func makeDirectory(_ path: String) throws(WriteError) {
         do {

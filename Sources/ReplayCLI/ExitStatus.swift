@@ -11,8 +11,8 @@ enum ExitStatus: Int32 {
     case usage = 2
     /// The reports could not be written.
     case outputFailed = 3
-    /// `--strict` or `--max-rejects` refused the input, or the `--state` file could not be
-    /// read; no reports were written.
+    /// `--strict` or `--max-rejects` refused the input, the `--state` file could not be read,
+    /// or it consumed an input already (a rerun, see ``StatePlan``); no reports were written.
     case inputFailed = 4
     /// Some metrics could not be delivered to a server; they are kept in the spool.
     case metricsKept = 5

@@ -83,6 +83,8 @@ struct RunCounts {
     /// Lives ended by the idle gap before the input ended.
     var livesEndedByGap = 0
     var resumedRecords = 0
+    /// The state file resumed, when it is not `--state`'s own (`--replace-run`).
+    var resumedFrom: String?
     var savedRecords = 0
 
     var problems: Int { rejectedLines + lateRejected + damagedFiles }

@@ -17,12 +17,19 @@ struct ReplayCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Keep the sessions still open at the end in FILE, and go on with the ones FILE holds (nightly runs).",
+            "Keep the sessions still open at the end in FILE, and go on with the ones FILE holds (nightly runs). An input FILE consumed already is refused (exit 4).",
             valueName: "file"))
     var state: String?
 
     @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
     var finish = false
+
+    @Flag(
+        name: .long,
+        help:
+            "With --state, replay the last run again when the inputs were replayed into FILE already: start from FILE.previous, the state before that run."
+    )
+    var replaceRun = false
 
     @Option(
         name: .long,
@@ -39,6 +46,10 @@ struct ReplayCommand: ParsableCommand {
     func validate() throws {
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
+        }
+        if replaceRun && state == nil {
+            throw ValidationError(
+                "--replace-run goes with --state: it replays the last run the state file recorded again.")
         }
         if let shard {
             if shard.count < 1 {
@@ -67,7 +78,8 @@ struct ReplayCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         let (status, counts) = ReplayRun(
-            arguments: replay, out: out, state: state, finish: finish, shard: shard?.shard, quiet: quiet
+            arguments: replay, out: out, state: state, finish: finish, replaceRun: replaceRun, shard: shard?.shard,
+            quiet: quiet
         )
         .execute()
         if status == .outputFailed || status == .inputFailed { return status }

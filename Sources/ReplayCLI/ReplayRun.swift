@@ -12,6 +12,9 @@ struct ReplayRun {
     var state: String? = nil
     /// `--finish`: close every session at the end even with a state.
     var finish = false
+    /// `--replace-run`: with a state that consumed some of the inputs already, replay its last
+    /// run again from the state before it (``StatePlan``).
+    var replaceRun = false
     /// `--shard K/N`: replay only this shard's sessions, and write what `merge` needs.
     var shard: Shard? = nil
     var quiet: Bool
@@ -22,6 +25,16 @@ struct ReplayRun {
     func execute() -> (status: ExitStatus, counts: RunCounts) {
         var options = arguments.replayOptions
         options.keepsRecords = state != nil && !finish
+        let inputs = ReplayCommand.inputOrder(arguments.files)
+        var plan: StatePlan?
+        if let state {
+            do {
+                plan = try StatePlan(state: state, inputs: inputs, replaceRun: replaceRun)
+            } catch {
+                printError("avt-replay: \(error)")
+                return (.inputFailed, RunCounts())
+            }
+        }
         let reports: ReportSet
         do {
             reports = try ReportSet(
@@ -33,13 +46,22 @@ struct ReplayRun {
             printError("avt-replay: \(error)")
             return (.outputFailed, RunCounts())
         }
-        let inputs = ReplayCommand.inputOrder(arguments.files)
         var engine = ReplayEngine(options: options, shard: shard ?? .all)
         var merge = EventTimeMerge(inputs: inputs.count + 1, maxLateness: arguments.maxLateness.milliseconds)
         var resumed = 0
-        if let state {
+        if let plan {
+            if plan.replacesLastRun && !quiet {
+                printError("avt-replay: --replace-run: replaying the last run again, from \(plan.resumed)")
+                for input in plan.leftOut {
+                    printError(
+                        "avt-replay: --replace-run: \(input.name), replayed by the run replaced, is not given again: "
+                            + "the new state will not hold it")
+                }
+            }
             do {
-                resumed = try RunState.load(from: state, into: &engine, merge: &merge, input: inputs.count)
+                let loaded = try RunState.load(from: plan.resumed, into: &engine, merge: &merge, input: inputs.count)
+                resumed = loaded.records
+                if let carried = loaded.carried { try reports.addCarried(carried) }
             } catch {
                 printError("avt-replay: \(error); no reports were written, the state file is unchanged")
                 reports.discard()
@@ -59,6 +81,7 @@ struct ReplayRun {
         var counts = reader.counts
         counts.add(replaying: feed.counts)
         counts.resumedRecords = resumed
+        if let plan, plan.resumed != state { counts.resumedFrom = plan.resumed }
         var filesOverLimit = reader.filesOverLimit
         for (index, name) in reader.names.enumerated() {
             let late = reader.lateByInput[index]
@@ -72,16 +95,23 @@ struct ReplayRun {
                         + "\(rejected) rejected as late")
             }
         }
-        var saved: RunState.Saved?
+        var saved = RunState.Saved(frontier: feed.engine.frontier)
+        saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
-            saved = RunState.Saved(
-                frontier: feed.engine.frontier, released: reader.merge.released, lives: feed.engine.openLives,
-                waiting: reader.merge.takeWaiting())
-            counts.savedRecords = saved.map { $0.recordCount } ?? 0
+            saved.released = reader.merge.released
+            saved.lives = feed.engine.openLives
+            saved.waiting = reader.merge.takeWaiting()
+            counts.savedRecords = saved.recordCount
+
         } else {
             pipeline.submit(feed.engine.finish())
         }
         counts.add(replayed: pipeline.finish())
+        // A bucket from the earliest record still to replay on may get more rows or points.
+        let earliest =
+            (saved.lives.compactMap { $0.records.first?.record.timestamp }
+            + saved.waiting.prefix(1).map(\.record.timestamp)).min()
+        if keepsOpen, let earliest { saved.carried = reports.leaveOpen(from: earliest) }
         counts.livesEndedByGap = feed.engine.livesEndedByGap
         if !quiet && counts.problems > ReplayFeed.problemsShown {
             printError("avt-replay: ... and \(counts.problems - ReplayFeed.problemsShown) more (see rejects.jsonl)")
@@ -97,7 +127,11 @@ struct ReplayRun {
         }
         do {
             try reports.commit()
-            if let state { try RunState.save(saved ?? RunState.Saved(frontier: feed.engine.frontier), to: state) }
+            if let state, let plan {
+                // The state replaced is kept first: a crash between the two leaves both usable.
+                if !plan.replacesLastRun { try RunState.keepPrevious(of: state) }
+                try RunState.save(saved, to: state)
+            }
         } catch {
             printError("avt-replay: \(error)")
             reports.discard()

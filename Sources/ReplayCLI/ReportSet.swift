@@ -157,6 +157,46 @@ final class ReportSet {
         worst.merge(otherWorst)
     }
 
+    /// The buckets still open when a run leaves lives to the next one, as ``KPISummary`` and
+    /// ``MetricAggregates`` states: the next run adds them (``addCarried(_:)``) and writes
+    /// those buckets whole.
+    struct Carried: Codable {
+        var summary: KPISummary.State?
+        var page: KPISummary.State?
+        var aggregates: MetricAggregates.State?
+    }
+
+    /// Marks the buckets that end after `time` as still open (their rows say `partial`), and
+    /// returns what they hold, for the next run.
+    func leaveOpen(from time: Timestamp) -> Carried {
+        summary.openFrom = time
+        pageSummary?.openFrom = time
+        aggregates.openFrom = time
+        return Carried(
+            summary: summary.carried?.state, page: pageSummary?.carried?.state, aggregates: aggregates.carried?.state)
+    }
+
+    /// Adds the open buckets an earlier run carried.
+    func addCarried(_ carried: Carried) throws(StateError) {
+        func check(_ bucket: Int64, _ groupBy: [String], against other: (Int64, [String])) throws(StateError) {
+            guard (bucket, groupBy) == other else {
+                throw StateError("the state's open buckets were made with another --bucket or --group-by")
+            }
+        }
+        if let state = carried.summary {
+            try check(state.bucket, state.groupBy, against: (summary.bucket, summary.groupBy.keys))
+            summary.merge(try KPISummary(state: state))
+        }
+        if let state = carried.page, let page = pageSummary {
+            try check(state.bucket, state.groupBy, against: (page.bucket, page.groupBy.keys))
+            pageSummary?.merge(try KPISummary(state: state))
+        }
+        if let state = carried.aggregates {
+            try check(state.bucket, state.groupBy, against: (aggregates.bucket, aggregates.groupBy.keys))
+            aggregates.merge(try MetricAggregates(state: state))
+        }
+    }
+
     /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the aggregates as points),
     /// then renames every file over its target; a sharded run then writes `sessions.index` and
     /// `summary.state`, and any other run removes those an earlier sharded run left in the

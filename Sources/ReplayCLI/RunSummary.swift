@@ -43,7 +43,14 @@ struct RunSummary {
             )
         }
         if let state {
-            parts.append("\(counts.resumedRecords) records resumed from and \(counts.savedRecords) kept in \(state);")
+            if let resumedFrom = counts.resumedFrom {
+                parts.append(
+                    "\(counts.resumedRecords) records resumed from \(resumedFrom) and \(counts.savedRecords) kept in \(state);"
+                )
+            } else {
+                parts.append(
+                    "\(counts.resumedRecords) records resumed from and \(counts.savedRecords) kept in \(state);")
+            }
         }
         let rate = seconds > 0 ? Double(counts.records) / seconds : 0
         parts.append(String(format: "%.2f s, %.0f records/s.", seconds, rate))

@@ -4,11 +4,12 @@ import Replay
 /// bucket, system and name (``MetricAggregates``), with mean and standard deviation.
 ///
 /// `bucket` is the bucket's start in RFC 3339 (UTC), followed by a column per `--group-by`
-/// key; numbers other than `count` have two decimals.
+/// key; numbers other than `count` have two decimals. `partial` is `true` for a bucket a later
+/// run will write again, whole (``MetricAggregates/openFrom``).
 public enum AggregatesReport {
     /// The header, in column order.
     public static let columns = [
-        "bucket", "system", "metric", "count", "sum", "min", "max", "sum_squares", "mean", "stddev",
+        "bucket", "system", "metric", "count", "sum", "min", "max", "sum_squares", "mean", "stddev", "partial",
     ]
 
     /// The header of aggregates split by `groupBy`: `bucket`, a column per key, then the rest.
@@ -33,6 +34,7 @@ public enum AggregatesReport {
             csv.appendFixed2(aggregate.sumOfSquares, into: &buffer)
             csv.appendFixed2(aggregate.mean, into: &buffer)
             csv.appendFixed2(aggregate.standardDeviation, into: &buffer)
+            csv.appendString(aggregates.isPartial(key) ? "true" : "false", into: &buffer)
             csv.endRow(into: &buffer)
         }
         return buffer

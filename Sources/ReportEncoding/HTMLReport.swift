@@ -31,7 +31,8 @@ public enum HTMLReport {
         html.markup(head)
         appendHeader(
             total: total, peak: rows.last?.peakConcurrent ?? 0, bucketStarts: buckets.map(\.0),
-            bucketLength: summary.bucket, to: &html)
+            bucketLength: summary.bucket, partialFrom: rows.first(where: \.isPartial)?.bucket?.milliseconds,
+            to: &html)
         html.markup("<main class=\"charts\">\n")
         for chart in charts(buckets, bucketLength: summary.bucket) {
             chart.append(to: &html)
@@ -118,7 +119,8 @@ public enum HTMLReport {
         """
 
     private static func appendHeader(
-        total: KPIs, peak: Int64, bucketStarts: [Int64], bucketLength: Int64, to html: inout HTMLWriter
+        total: KPIs, peak: Int64, bucketStarts: [Int64], bucketLength: Int64, partialFrom: Int64?,
+        to html: inout HTMLWriter
     ) {
         html.markup("<header>\n<h1>avt-replay report</h1>\n<p>")
         if let first = bucketStarts.first, let last = bucketStarts.last {
@@ -129,6 +131,11 @@ public enum HTMLReport {
             html.markup(" UTC, in buckets of ")
             html.text(durationLabel(bucketLength))
             html.markup(" (a playback in the bucket of its first record)")
+            if let partialFrom {
+                html.markup("</p>\n<p class=\"partial\">Partial: the buckets from ")
+                html.text(SVGChart.timeLabel(partialFrom, bucketLength: bucketLength))
+                html.markup(" UTC on are still open (lives kept for the next run, which writes them whole)")
+            }
         } else {
             html.markup("No playback and no value-proposition session")
         }

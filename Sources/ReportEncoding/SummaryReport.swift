@@ -5,7 +5,8 @@ import Replay
 ///
 /// `bucket` is the bucket's start in RFC 3339 (UTC), followed by a column per `--group-by`
 /// key. Means and percentages have two decimals; a value that is undefined (no plays, no
-/// watch time, no sessions) is an empty cell.
+/// watch time, no sessions) is an empty cell. `partial` is `true` for a bucket a later run
+/// will write again, whole (``KPISummary/openFrom``), and for an `all` row that has one.
 public enum SummaryReport {
     /// The header, in column order.
     public static let columns = [
@@ -14,7 +15,7 @@ public enum SummaryReport {
         "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct", "startup_ms_p90", "startup_ms_p99",
         "ended_without_errors", "quality_changes", "concurrent_peak", "avg_bitrate_bps", "bitrate_ms", "upscale_ms",
         "downscale_ms", "upscale_pct", "downscale_pct", "initial_errors", "midstream_errors", "initial_error_pct",
-        "vp_started", "vp_time_to_start_ms_mean", "buffers", "buffer_ms",
+        "vp_started", "vp_time_to_start_ms_mean", "buffers", "buffer_ms", "partial",
     ]
 
     /// The header of a summary split by `groupBy`: `bucket`, a column per key, then the KPIs.
@@ -65,6 +66,7 @@ public enum SummaryReport {
             csv.appendRatio(kpis.vpTimeToStartSum, over: kpis.vpStarted, into: &buffer)
             csv.appendInt(kpis.buffers, into: &buffer)
             csv.appendInt(kpis.bufferTime, into: &buffer)
+            csv.appendString(row.isPartial ? "true" : "false", into: &buffer)
             csv.endRow(into: &buffer)
         }
         return buffer

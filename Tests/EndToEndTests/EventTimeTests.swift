@@ -142,4 +142,25 @@ struct EventTimeTests {
         let wide = try replay([file.path], into: root.appendingPathComponent("wide"), extra: ["--max-lateness", "2h"])
         #expect(wide.status == 0, "\(wide.standardError)")
     }
+
+    /// `--shard K/N` and `merge` on per-host files give the reports of one run over hourly files.
+    @Test func shardsOfPerHostFilesMergeIntoTheReportsOfHourlyFiles() throws {
+        let root = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let hourly = try generate("hourly", into: root.appendingPathComponent("hourly"))
+        let hosts = try generate("hosts:3", into: root.appendingPathComponent("hosts"))
+        let reference = root.appendingPathComponent("reference")
+        #expect(try replay(hourly, into: reference).status == 0)
+        var shards: [String] = []
+        for index in 1...3 {
+            let folder = root.appendingPathComponent("shard-\(index)")
+            let result = try replay(hosts, into: folder, extra: ["--quiet", "--shard", "\(index)/3"])
+            #expect(result.status == 0, "\(result.standardError)")
+            shards.append(folder.path)
+        }
+        let merged = root.appendingPathComponent("merged")
+        let merge = try CommandRunner.run(["merge", "--quiet", "--out", merged.path] + shards)
+        #expect(merge.status == 0, "\(merge.standardError)")
+        try expectSameReports(merged, reference, "hosts:3, 3 shards merged")
+    }
 }

@@ -67,6 +67,60 @@ struct NightlyRunTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("playbacks.csv").path))
     }
 
+    /// The bucket rows of a CSV report, without the header, the `all` rows and the last
+    /// column (`partial`), and whether each was partial.
+    private func bucketRows(_ folder: URL, _ name: String) throws -> [(row: Substring, partial: Bool)] {
+        try lines(folder, name).dropFirst().filter { !$0.hasPrefix("all,") }.map { line in
+            let cut = line.lastIndex(of: ",") ?? line.endIndex
+            return (line[..<cut], line[cut...] == ",true")
+        }
+    }
+
+    /// The `--aggregate` lines of `metrics.influx`, by series and time, the last one written winning.
+    private func aggregatePoints(_ folders: [URL]) throws -> [String: Substring] {
+        var points: [String: Substring] = [:]
+        for folder in folders {
+            for line in try lines(folder, "metrics.influx") where line.contains("_aggregates,") {
+                let fields = line.split(separator: " ")
+                points[String(fields[0] + " " + fields[2])] = fields[1]
+            }
+        }
+        return points
+    }
+
+    /// A bucket still open at the end of a night is marked partial and carried in the state:
+    /// the next night writes it whole, and what it pushes last for each bucket is what one
+    /// run over both nights pushes.
+    @Test(arguments: [[], ["--group-by", "title"]])
+    func openBucketsArePartialAndTheNextRunWritesThemWhole(groupBy: [String]) throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = CommandRunner.samples
+        let state = folder.appendingPathComponent("open.state").path
+        // Some lives end within the first night, others are still open at its end.
+        let arguments = ["--aggregate", "--bucket", "5m", "--idle-gap", "10m"] + groupBy
+        let whole = folder.appendingPathComponent("whole")
+        #expect(try CommandRunner.run(arguments + ["--out", whole.path] + samples).status == 0)
+        let first = folder.appendingPathComponent("first")
+        #expect(try CommandRunner.run(arguments + ["--out", first.path, "--state", state, samples[0]]).status == 0)
+        let second = folder.appendingPathComponent("second")
+        let last = try CommandRunner.run(arguments + ["--out", second.path, "--state", state, "--finish", samples[1]])
+        #expect(last.status == 0, "\(last.standardError)")
+        for name in ["summary.csv", "aggregates.csv"] {
+            let night1 = try bucketRows(first, name)
+            let night2 = try bucketRows(second, name)
+            let expected = try bucketRows(whole, name)
+            #expect(night1.contains { $0.partial }, "\(name): night 1 leaves an open bucket")
+            #expect(!night2.contains { $0.partial } && !expected.contains { $0.partial }, "\(name)")
+            // The whole buckets of night 1 and every bucket of night 2 are one run's buckets.
+            let split = night1.filter { !$0.partial }.map(\.row) + night2.map(\.row)
+            #expect(split.sorted() == expected.map(\.row).sorted(), "\(name)")
+        }
+        #expect(
+            try String(contentsOf: first.appendingPathComponent("report.html"), encoding: .utf8).contains("Partial"))
+        #expect(try aggregatePoints([first, second]) == aggregatePoints([whole]))
+    }
+
     private func lines(_ folder: URL, _ name: String) throws -> [Substring] {
         try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8).split(separator: "\n")
     }

@@ -19,7 +19,14 @@ struct AggregatesReportTests {
         aggregates.add(report)
         #expect(
             text(AggregatesReport.encode(aggregates))
-                == "bucket,system,metric,count,sum,min,max,sum_squares,mean,stddev\n"
-                + "2025-11-20T07:00:00Z,vp,Duration,2,3.75,1.50,2.25,7.31,1.88,0.38\n")
+                == "bucket,system,metric,count,sum,min,max,sum_squares,mean,stddev,partial\n"
+                + "2025-11-20T07:00:00Z,vp,Duration,2,3.75,1.50,2.25,7.31,1.88,0.38,false\n")
+        // A bucket that ends after the open boundary is partial, and carried; one before is not.
+        aggregates.openFrom = Timestamp(milliseconds: 1_763_625_599_999)
+        #expect(text(AggregatesReport.encode(aggregates)).hasSuffix(",0.38,true\n"))
+        #expect(aggregates.carried?.rows.count == 1)
+        aggregates.openFrom = Timestamp(milliseconds: 1_763_625_600_000)
+        #expect(text(AggregatesReport.encode(aggregates)).hasSuffix(",0.38,false\n"))
+        #expect(aggregates.carried == nil)
     }
 }

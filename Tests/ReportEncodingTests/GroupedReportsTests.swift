@@ -42,9 +42,9 @@ struct GroupedReportsTests {
     @Test func dimensionColumnsFollowTheBucketAndAColumnNameInUseGetsAPrefix() {
         #expect(
             text(AggregatesReport.encode(aggregates(["title", "system"], title: "Film \"Night, Day\"")))
-                == "bucket,title,group_system,system,metric,count,sum,min,max,sum_squares,mean,stddev\n"
-                + "2025-11-20T07:00:00Z,,openavt,openavt,NumPlays,1,1.00,1.00,1.00,1.00,1.00,0.00\n"
-                + "2025-11-20T07:00:00Z,\"Film \"\"Night, Day\"\"\",openavt,openavt,NumPlays,1,1.00,1.00,1.00,1.00,1.00,0.00\n"
+                == "bucket,title,group_system,system,metric,count,sum,min,max,sum_squares,mean,stddev,partial\n"
+                + "2025-11-20T07:00:00Z,,openavt,openavt,NumPlays,1,1.00,1.00,1.00,1.00,1.00,0.00,false\n"
+                + "2025-11-20T07:00:00Z,\"Film \"\"Night, Day\"\"\",openavt,openavt,NumPlays,1,1.00,1.00,1.00,1.00,1.00,0.00,false\n"
         )
         var summary = KPISummary(bucket: 3_600_000, groupBy: GroupBy(["title"]))
         summary.add(report(title: "Trailer"))
