@@ -2,7 +2,7 @@
 # Times avt-replay against zcat, pigz and DuckDB on the same generated corpus, and prints
 # the results as a Markdown table (standard output; progress goes to standard error).
 #
-#   scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] RECORDS [FILES]
+#   scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] [--baseline BIN] RECORDS [FILES]
 #
 # - generates RECORDS records (avt-loggen, seed 42 unless --seed; ~80% avt, ~10% vp and
 #   app, ~10% marconi) in FILES hourly files (default 24), compressed with `pigz -n` (no
@@ -12,8 +12,12 @@
 #   round: `avt-replay --quiet --out TMP FILES` (the full replay, every report written),
 #   the same with `--shard 1/1000` (reading only: every line inflated, parsed, checked,
 #   packed and routed, a thousandth of the sessions replayed), `zcat FILES > /dev/null`,
-#   `pigz -dc FILES > /dev/null`, and DuckDB (2 threads) reading the same .jsonl.gz files
-#   with explicit columns and a GROUP BY instrument;
+#   `pigz -dc FILES > /dev/null`, DuckDB (2 threads) reading the same .jsonl.gz files
+#   with explicit columns and a GROUP BY instrument, and the DuckDB sessionization query an
+#   analyst would write for the playback rows (window functions; the script named by
+#   $BENCH_PEER, ../shared/bench/duckdb_sessions.py by default, when it is there);
+# - with --baseline BIN, also the avt-replay binary BIN (another build, e.g. the previous
+#   release), full and reading only, in the same rounds;
 # - measures each with /usr/bin/time (wall seconds, user and system CPU seconds, max RSS),
 #   and prints the median wall time, records/s, MB/s of uncompressed JSON, the median CPU
 #   time, the largest max RSS, and the time relative to DuckDB's;
@@ -27,12 +31,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
-    echo "usage: scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] RECORDS [FILES]" >&2
+    echo "usage: scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] [--baseline BIN] RECORDS [FILES]" >&2
     exit 2
 }
 
 rounds=3
 one_core=0
+baseline=
+peer=${BENCH_PEER:-../shared/bench/duckdb_sessions.py}
 seed=42
 positional=()
 while (($#)); do
@@ -42,6 +48,8 @@ while (($#)); do
     --seed) seed=${2:?}; shift 2 ;;
     --seed=*) seed=${1#*=}; shift ;;
     --one-core) one_core=1; shift ;;
+    --baseline) baseline=${2:?}; shift 2 ;;
+    --baseline=*) baseline=${1#*=}; shift ;;
     -h | --help) usage ;;
     -*) echo "unknown option $1" >&2; usage ;;
     *) positional+=("$1"); shift ;;
@@ -156,6 +164,9 @@ run() {
     zcat) timed zcat "${inputs[@]}" >/dev/null ;;
     pigz) timed pigz -dc "${inputs[@]}" >/dev/null ;;
     duckdb) timed python3 "$work/duckdb_query.py" "$records" "${inputs[@]}" ;;
+    duckdb_sessions) timed python3 "$peer" 2 "$corpus/*.jsonl.gz" "$work/sessions.csv" ;;
+    baseline) rm -rf "$work/out"; timed "$baseline" --quiet --out "$work/out" "${inputs[@]}" ;;
+    baseline_read) rm -rf "$work/out"; timed "$baseline" --quiet --shard 1/1000 --out "$work/out" "${inputs[@]}" ;;
     avt_replay_1) rm -rf "$work/out"; timed taskset -c 0 "$bin/avt-replay" --quiet --out "$work/out" "${inputs[@]}" ;;
     avt_read_1)
         rm -rf "$work/out"
@@ -166,6 +177,8 @@ run() {
 }
 
 tools=(avt_replay avt_read zcat pigz duckdb)
+[[ -f $peer ]] && tools+=(duckdb_sessions)
+[[ -n $baseline ]] && tools+=(baseline baseline_read)
 ((one_core)) && tools+=(avt_replay_1 avt_read_1 zcat_1)
 declare -A label=(
     [avt_replay]='`avt-replay --quiet --out DIR`'
@@ -173,6 +186,9 @@ declare -A label=(
     [zcat]='`zcat > /dev/null`'
     [pigz]='`pigz -dc > /dev/null`'
     [duckdb]='DuckDB, 2 threads, `GROUP BY instrument`'
+    [duckdb_sessions]='DuckDB, 2 threads, sessionization query (playback rows)'
+    [baseline]="baseline \`$baseline\`"
+    [baseline_read]="baseline, reading only (\`--shard 1/1000\`)"
     [avt_replay_1]='`avt-replay` on one core (`taskset -c 0`)'
     [avt_read_1]='reading only on one core (`taskset -c 0`)'
     [zcat_1]='`zcat` on one core (`taskset -c 0`)'
@@ -222,6 +238,7 @@ for line in open(results):
 median = {tool: statistics.median(values) for tool, values in times.items()}
 median_cpu = {tool: statistics.median(values) for tool, values in cpu_times.items()}
 duck = median["duckdb"]
+sessions = median.get("duckdb_sessions")
 
 print(f"Machine: {cores} cores (`nproc`), {cpu}, {memory}; {versions}.")
 print()
@@ -230,11 +247,13 @@ print(f"Corpus: `avt-loggen --records {records} --seed {seed} --files {files}`, 
       f"{compressed / 1e6:,.1f} MB compressed. Median of {rounds} round{'s' if rounds > 1 else ''} "
       f"(each tool once a round, in rotating order); memory is the largest max RSS.")
 print()
+extra = " time vs the sessionization query |" if sessions else ""
 print("| tool | wall time (median) | records/s | MB/s (uncompressed) | CPU time, user + system (median) "
-      "| peak memory (max RSS) | time vs DuckDB |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+      "| peak memory (max RSS) | time vs DuckDB |" + extra)
+print("|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if sessions else ""))
 for tool in order:
     seconds = median[tool]
+    ratio = f" {seconds / sessions:.2f}× |" if sessions else ""
     print(f"| {names[tool]} | {seconds:.2f} s | {records / seconds:,.0f} | {uncompressed / 1e6 / seconds:,.0f} "
-          f"| {median_cpu[tool]:.2f} s | {rss[tool] / 1024:,.0f} MiB | {seconds / duck:.2f}× |")
+          f"| {median_cpu[tool]:.2f} s | {rss[tool] / 1024:,.0f} MiB | {seconds / duck:.2f}× |{ratio}")
 EOF
