@@ -1,3 +1,5 @@
+import EventModel
+
 /// One of `count` shards of the replay sessions: `--shard K/N` replays only the sessions whose
 /// key hashes to shard K, so that N runs over the same input share the work.
 ///
@@ -37,9 +39,14 @@ public struct Shard: Hashable, Sendable {
 
     /// FNV-1a 64 of `"<system>:<id>"` in UTF-8.
     public static func hash(_ key: SessionKey) -> UInt64 {
-        var hash = fnv1a64(key.system.rawValue.utf8)
-        hash = fnv1a64(CollectionOfOne(UInt8(ascii: ":")), continuing: hash)
-        return fnv1a64(key.id.utf8, continuing: hash)
+        let prefix = systemPrefixHashes[key.system.ordinal]
+        var id = key.id
+        return id.withUTF8 { EventModel.fnv1a64(UnsafeRawBufferPointer($0), continuing: prefix) }
+    }
+
+    /// FNV-1a 64 of `"<system>:"`, by the system's ordinal.
+    private static let systemPrefixHashes: [UInt64] = MetricSystem.allCases.map { system in
+        fnv1a64((system.rawValue + ":").utf8)
     }
 
     /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of `bytes`, or its

@@ -24,7 +24,7 @@ struct InputReader {
     /// Files with more rejected lines than `rejectLimit` allows.
     var filesOverLimit: [String] = []
     /// Where the records to replay and the problems go, in order (set by ``run(_:)``).
-    private var emit: (ReplayFeed.Item) -> Void = { _ in }
+    private var emit: (consuming ReplayFeed.Item) -> Void = { _ in }
     /// The progress line, on a terminal.
     var progress: ProgressLine?
     private var inputs: [Input]
@@ -62,7 +62,7 @@ struct InputReader {
 
     /// Reads every input to its end and hands its records to `emit` in event-time order (but
     /// those ``merge`` keeps, see ``EventTimeMerge/keepsWindowAtEnd``), with the problems.
-    mutating func run(_ emit: @escaping (ReplayFeed.Item) -> Void) {
+    mutating func run(_ emit: @escaping (consuming ReplayFeed.Item) -> Void) {
         self.emit = emit
         defer { self.emit = { _ in } }
         counts.files = inputs.count
