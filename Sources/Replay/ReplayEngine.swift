@@ -34,6 +34,10 @@ public struct ReplayEngine {
     private var lives: [SessionKey: Life] = [:]
     /// Each life's next deadline (a flush or its end); entries a later one replaced are skipped.
     private var deadlines = Heap<Deadline>()
+    /// With a shard, the latest record of each live instrument, app or player of the other
+    /// shards, and when each may have ended: so that every shard finds the same records late.
+    private var otherLives: [SessionKey: Timestamp] = [:]
+    private var otherDeadlines = Heap<Deadline>()
     /// The latest time added so far.
     public private(set) var frontier: Timestamp?
     /// Lives ended by the idle gap so far.
@@ -77,7 +81,20 @@ public struct ReplayEngine {
         recordsAdded += 1
         var reports = dueReports()
         let key = SessionKey(of: record)
-        guard shard.contains(key) else { return .replayed(reports) }
+        guard shard.contains(key) else {
+            if let latest = otherLives[key] {
+                if timestamp < latest {
+                    lateRecords += 1
+                    return .late(by: latest.milliseconds(since: timestamp), record, reports)
+                }
+                otherLives[key] = timestamp
+            } else {
+                otherLives[key] = timestamp
+                otherDeadlines.insert(
+                    Deadline(time: Timestamp(milliseconds: timestamp.milliseconds &+ options.idleGap), key: key))
+            }
+            return .replayed(reports)
+        }
         if let index = lives.index(forKey: key) {
             let latest = lives.values[index].latest
             if timestamp < latest {
@@ -186,6 +203,16 @@ public struct ReplayEngine {
     /// The flushes and ends the frontier has passed, in deadline order.
     private mutating func dueReports() -> [SessionReport] {
         guard let frontier else { return [] }
+        while let next = otherDeadlines.min, next.time < frontier {
+            otherDeadlines.removeMin()
+            guard let latest = otherLives[next.key] else { continue }
+            let due = Timestamp(milliseconds: latest.milliseconds &+ options.idleGap)
+            if due < frontier {
+                otherLives[next.key] = nil
+            } else {
+                otherDeadlines.insert(Deadline(time: due, key: next.key))
+            }
+        }
         var reports: [SessionReport] = []
         while let next = deadlines.min, next.time < frontier {
             deadlines.removeMin()

@@ -104,9 +104,8 @@ struct EventTimeTests {
         "{\"ts\":\(time),\"instrument\":\"\(instrument)\",\"tracker\":0,\"action\":\"\(action)\"}\n"
     }
 
-    @Test func recordsLaterThanTheWindowAreReplayedOrRejectedAsLate() throws {
-        let root = try CommandRunner.makeTemporaryFolder()
-        defer { try? FileManager.default.removeItem(at: root) }
+    /// A log with records later than the window: one rejected as late, one replayed.
+    private func lateLog(in root: URL) throws -> URL {
         let file = root.appendingPathComponent("late.jsonl")
         let minute: Int64 = 60_000
         var text = line(0, "i", "MediaRequest") + line(1_000, "i", "StreamLoad") + line(2_000, "i", "Start")
@@ -120,6 +119,14 @@ struct EventTimeTests {
         // Earlier than records already replayed, but j has nothing later: replayed.
         text += line(4_000, "j", "MediaRequest")
         try Data(text.utf8).write(to: file)
+        return file
+    }
+
+    @Test func recordsLaterThanTheWindowAreReplayedOrRejectedAsLate() throws {
+        let root = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = try lateLog(in: root)
+        let minute: Int64 = 60_000
         let out = root.appendingPathComponent("out")
         let result = try replay([file.path], into: out)
         #expect(result.status == 1, "\(result.standardError)")
@@ -162,5 +169,26 @@ struct EventTimeTests {
         let merge = try CommandRunner.run(["merge", "--quiet", "--out", merged.path] + shards)
         #expect(merge.status == 0, "\(merge.standardError)")
         try expectSameReports(merged, reference, "hosts:3, 3 shards merged")
+    }
+
+    /// Every shard rejects the same late records, whatever shard their life is in, so the
+    /// shards of such input merge into the unsharded reports.
+    @Test func shardsRejectTheSameLateRecords() throws {
+        let root = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let file = try lateLog(in: root)
+        let whole = root.appendingPathComponent("whole")
+        #expect(try replay([file.path], into: whole, extra: ["--quiet"]).status == 1)
+        var shards: [String] = []
+        for index in 1...3 {
+            let folder = root.appendingPathComponent("shard-\(index)")
+            #expect(try replay([file.path], into: folder, extra: ["--quiet", "--shard", "\(index)/3"]).status == 1)
+            #expect(try Data(contentsOf: folder.appendingPathComponent("rejects.jsonl")).count > 0)
+            shards.append(folder.path)
+        }
+        let merged = root.appendingPathComponent("merged")
+        let merge = try CommandRunner.run(["merge", "--quiet", "--out", merged.path] + shards)
+        #expect(merge.status == 1, "\(merge.standardError)")
+        try expectSameReports(merged, whole, "3 shards of a log with a late record")
     }
 }
