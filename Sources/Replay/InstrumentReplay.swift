@@ -6,7 +6,7 @@ import OpenAVT
 /// A tracker is added when a record of it first comes (with every lower id not added yet),
 /// and the instrument is then made ready again (``Instrument/ready()``), as an app that adds a
 /// tracker does.
-final class InstrumentReplay {
+struct InstrumentReplay {
     let instrument: Instrument
     /// The instrument's trackers, which it keeps: read without a retain and a release each.
     private var trackers: [Unmanaged<ReplayTracker>] = []
@@ -39,7 +39,7 @@ final class InstrumentReplay {
     }
 
     /// Adds trackers up to `tracker`.
-    private func addTrackers(upTo tracker: TrackerID) {
+    private mutating func addTrackers(upTo tracker: TrackerID) {
         while trackers.count <= tracker {
             let replayTracker = ReplayTracker()
             let id = instrument.addTracker(replayTracker)
@@ -49,7 +49,7 @@ final class InstrumentReplay {
         instrument.ready()
     }
 
-    func replay(_ record: borrowing AVTRecord) {
+    mutating func replay(_ record: borrowing AVTRecord) {
         if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
         let tracker = trackers[record.tracker]
         record.packedAttributes.withPackedBytes { bytes in
@@ -87,7 +87,7 @@ final class InstrumentReplay {
     }
 
     /// Takes the trace lines and points produced since the last call.
-    func takeOutputs() -> LifeOutputs {
+    mutating func takeOutputs() -> LifeOutputs {
         var taken = LifeOutputs()
         swap(&taken, &outputs)
         return taken
@@ -98,7 +98,7 @@ final class InstrumentReplay {
     /// Sets `lastOrigin` to the origin of a tracker's points during a playback (its
     /// `playback_id` string field), shared by the points in a row of the same tracker and
     /// playback.
-    private func updateOrigin(tracker: TrackerID, of event: Event) {
+    private mutating func updateOrigin(tracker: TrackerID, of event: Event) {
         if lastOrigin != nil, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
             return
         }
@@ -112,7 +112,7 @@ final class InstrumentReplay {
     }
 
     /// The action of a name, made once per name and instrument; the last one used is checked first.
-    private func action(named name: String) -> Action {
+    private mutating func action(named name: String) -> Action {
         if let last = actions.last, last.name == name { return last.action }
         if let index = actions.firstIndex(where: { $0.name == name }) {
             let found = actions.remove(at: index)

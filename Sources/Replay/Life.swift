@@ -128,7 +128,7 @@ final class Life {
                 summary.timedOut = closing == .idleGap && summary.outcome == .open
                 return summary
             }
-        } else if let player {
+        } else if var player {
             let (items, points) = player.finish()
             report.marconiItems = items
             aggregateRowPoints(points)

@@ -10,7 +10,7 @@ import OpenAVT
 /// (milliseconds) and the counters `Errors` and `TrackChanges`, tagged with the player and
 /// the item's `station` and `kind` (left out when the meta has none), with the item's
 /// `title` as a string field.
-final class PlayerReplay {
+struct PlayerReplay {
     private var replay: MarconiPlayerReplay
     private let options: ReplayOptions
     /// The trace lines of the records replayed since the last ``takeOutputs()``.
@@ -21,21 +21,21 @@ final class PlayerReplay {
         self.options = options
     }
 
-    func replay(_ record: MarconiRecord) {
+    mutating func replay(_ record: MarconiRecord) {
         if let change = replay.replay(record), options.includeTrace {
             outputs.trace.append(.marconi(change))
         }
     }
 
     /// Takes the trace lines produced since the last call.
-    func takeOutputs() -> LifeOutputs {
+    mutating func takeOutputs() -> LifeOutputs {
         var taken = LifeOutputs()
         swap(&taken, &outputs)
         return taken
     }
 
     /// The player's items, and their metrics.
-    func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
+    mutating func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
         let items = replay.finish()
         var points: [MetricPoint] = []
         for (index, item) in items.enumerated() {
