@@ -30,22 +30,16 @@ enum InputProblem {
         json.beginObject(into: &buffer)
         json.key("file", into: &buffer)
         switch self {
-        case .line(let rejection):
+        case .line(let rejection), .late(let rejection, _):
             json.string(rejection.file, into: &buffer)
             json.key("line", into: &buffer)
             json.int(Int64(rejection.line), into: &buffer)
             json.key("reason", into: &buffer)
             json.string(rejection.reason, into: &buffer)
-            json.key("excerpt", into: &buffer)
-            json.string(rejection.excerptText, into: &buffer)
-        case .late(let rejection, let by):
-            json.string(rejection.file, into: &buffer)
-            json.key("line", into: &buffer)
-            json.int(Int64(rejection.line), into: &buffer)
-            json.key("reason", into: &buffer)
-            json.string(rejection.reason, into: &buffer)
-            json.key("late_ms", into: &buffer)
-            json.int(by, into: &buffer)
+            if case .late(_, let by) = self {
+                json.key("late_ms", into: &buffer)
+                json.int(by, into: &buffer)
+            }
             json.key("excerpt", into: &buffer)
             json.string(rejection.excerptText, into: &buffer)
         case .file(let name, let message):
