@@ -19,8 +19,6 @@ struct AppReplay {
     private var origins: [(app: String, name: String, origin: MetricOrigin)?] = []
     private var originsOfOtherIDs: [String: (app: String, name: String, origin: MetricOrigin)] = [:]
     private let options: ReplayOptions
-    /// What the records replayed since the last ``takeOutputs()`` produced.
-    var outputs = LifeOutputs()
     private(set) var lastRecord: Timestamp?
 
     init(app: String, scope: String, options: ReplayOptions) {
@@ -34,7 +32,7 @@ struct AppReplay {
     /// The record is read where it lies: taking its action out of it, as a value of its own,
     /// copied it (a retain of each of its strings and packed attributes, which by the time a
     /// session is replayed are out of the cache: 1% of a run's samples).
-    mutating func replay(_ record: Record) {
+    mutating func replay(_ record: Record, into outputs: inout LifeOutputs) {
         var produced: [SessionOutput]
         switch record {
         case .vp(let action):
@@ -54,7 +52,7 @@ struct AppReplay {
                 // The usual run: each chain's `apply` gave the event back as a copy (a retain
                 // and a release of every reference it holds).
                 if options.includeTrace { outputs.trace.append(.vp(output)) }
-                if case .event(let event) = consume output { addMetrics(for: event, original: event) }
+                if case .event(let event) = consume output { addMetrics(for: event, original: event, into: &outputs) }
                 continue
             }
             switch output {
@@ -66,13 +64,15 @@ struct AppReplay {
                     outputs.trace.append(.vp(.event(traced)))
                 }
                 if let measured = options.middlewares.metrics.apply(to: shared) {
-                    addMetrics(for: measured, original: event)
+                    addMetrics(for: measured, original: event, into: &outputs)
                 }
             }
         }
     }
 
-    private mutating func addMetrics(for event: ValuePropositionEvent, original: ValuePropositionEvent) {
+    private mutating func addMetrics(
+        for event: ValuePropositionEvent, original: ValuePropositionEvent, into outputs: inout LifeOutputs
+    ) {
         let row = sessions.row(of: event.sessionID)
         let origin = origin(of: event, row: row)
         var point = MetricPoint(
@@ -131,13 +131,6 @@ struct AppReplay {
         case .canceled: "Canceled"
         case .completed: "Completed"
         }
-    }
-
-    /// Takes the trace lines and points produced since the last call.
-    mutating func takeOutputs() -> LifeOutputs {
-        var taken = LifeOutputs()
-        swap(&taken, &outputs)
-        return taken
     }
 
     /// The session rows, with open sessions counted up to the app's last record.

@@ -11,8 +11,6 @@ struct InstrumentReplay {
     /// The instrument's trackers, which it keeps: read without a retain and a release each.
     private var trackers: [Unmanaged<ReplayTracker>] = []
     private var playbacks: PlaybackRecorder
-    /// What the records replayed since the last ``takeOutputs()`` produced.
-    var outputs = LifeOutputs()
     /// The actions met so far, by name; an instrument uses a dozen or so.
     private var actions: [(name: String, action: Action)] = []
     /// The origin of the last points, and their tracker and playback: made again when either
@@ -49,7 +47,8 @@ struct InstrumentReplay {
         instrument.ready()
     }
 
-    mutating func replay(_ record: borrowing AVTRecord) {
+    /// Replays a record, adding the trace lines and points it gives to `outputs`.
+    mutating func replay(_ record: borrowing AVTRecord, into outputs: inout LifeOutputs) {
         if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
         let tracker = trackers[record.tracker]
         record.packedAttributes.withPackedBytes { bytes in
@@ -84,13 +83,6 @@ struct InstrumentReplay {
         case .rejected(nil, _), .droppedByTracker, .notProcessed:
             break
         }
-    }
-
-    /// Takes the trace lines and points produced since the last call.
-    mutating func takeOutputs() -> LifeOutputs {
-        var taken = LifeOutputs()
-        swap(&taken, &outputs)
-        return taken
     }
 
     var summaries: [PlaybackSummary] { playbacks.summaries }

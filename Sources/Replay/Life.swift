@@ -28,6 +28,10 @@ final class Life {
     let first: Timestamp
     /// The time of the latest record.
     private(set) var latest: Timestamp
+    /// The trace lines and points not handed over yet.
+    private var outputs = LifeOutputs()
+    /// The points room is made for at once.
+    private static let pointsReserved = 16
     /// The deadline of the life's newest entry in the engine's heap.
     var scheduled = Timestamp(milliseconds: .max)
     /// With `--group-by`, the metrics of each row by row index, aggregated by bucket, system and
@@ -56,45 +60,40 @@ final class Life {
     var pendingCount: Int { pendingTrace + pendingPoints }
 
     /// How many trace lines wait to be handed over.
-    var pendingTrace: Int {
-        instrument?.outputs.trace.count ?? app?.outputs.trace.count ?? player?.outputs.trace.count ?? 0
-    }
+    var pendingTrace: Int { outputs.trace.count }
 
     /// How many points wait to be handed over.
-    var pendingPoints: Int {
-        instrument?.outputs.points.count ?? app?.outputs.points.count ?? player?.outputs.points.count ?? 0
-    }
+    var pendingPoints: Int { outputs.points.count }
 
     /// Keeps only the last `trace` trace lines and `points` points pending, as if the others
     /// had been handed over (a life rebuilt from a state file: an earlier run wrote them).
     func keepOutputs(trace: Int, points: Int) {
-        var outputs = instrument?.takeOutputs() ?? app?.takeOutputs() ?? player?.takeOutputs() ?? LifeOutputs()
         let handedOver = outputs.points.count - min(points, outputs.points.count)
         aggregateRowPoints(Array(outputs.points.prefix(handedOver)))
         outputs.points.removeFirst(handedOver)
         outputs.trace.removeFirst(outputs.trace.count - min(trace, outputs.trace.count))
-        instrument?.outputs = outputs
-        app?.outputs = outputs
-        player?.outputs = outputs
     }
 
     /// Replays one record of the life, no earlier than ``latest``.
     func replay(_ record: consuming Record, at position: SourcePosition) {
         latest = max(latest, record.timestamp)
         if options.keepsRecords { records.append((copy record, position)) }
+        // Most records give a point: room for a minute's, made once rather than grown.
+        if outputs.points.capacity == 0 { outputs.points.reserveCapacity(Self.pointsReserved) }
         switch consume record {
-        case .avt(let avt): instrument?.replay(avt)
-        case .marconi(let marconi): player?.replay(marconi)
-        case let record: app?.replay(record)
+        case .avt(let avt): instrument?.replay(avt, into: &outputs)
+        case .marconi(let marconi): player?.replay(marconi, into: &outputs)
+        case let record: app?.replay(record, into: &outputs)
         }
     }
 
     /// Hands over the outputs produced since the last hand-over.
     func takeOutputs(into report: inout SessionReport) {
-        let outputs = instrument?.takeOutputs() ?? app?.takeOutputs() ?? player?.takeOutputs() ?? LifeOutputs()
-        aggregateRowPoints(outputs.points)
-        report.trace = outputs.trace
-        report.points = outputs.points
+        var taken = LifeOutputs()
+        swap(&taken, &outputs)
+        aggregateRowPoints(taken.points)
+        report.trace = taken.trace
+        report.points = taken.points
         report.firstTimestamp = first
         report.lastTimestamp = latest
     }

@@ -13,25 +13,16 @@ import OpenAVT
 struct PlayerReplay {
     private var replay: MarconiPlayerReplay
     private let options: ReplayOptions
-    /// The trace lines of the records replayed since the last ``takeOutputs()``.
-    var outputs = LifeOutputs()
 
     init(player: String, options: ReplayOptions) {
         replay = MarconiPlayerReplay(player: player)
         self.options = options
     }
 
-    mutating func replay(_ record: MarconiRecord) {
+    mutating func replay(_ record: MarconiRecord, into outputs: inout LifeOutputs) {
         if let change = replay.replay(record), options.includeTrace {
             outputs.trace.append(.marconi(change))
         }
-    }
-
-    /// Takes the trace lines produced since the last call.
-    mutating func takeOutputs() -> LifeOutputs {
-        var taken = LifeOutputs()
-        swap(&taken, &outputs)
-        return taken
     }
 
     /// The player's items, and their metrics.
