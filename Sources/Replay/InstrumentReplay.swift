@@ -13,6 +13,8 @@ struct InstrumentReplay {
     private var playbacks: PlaybackRecorder
     /// The actions met so far, by name; an instrument uses a dozen or so.
     private var actions: [(name: String, action: Action)] = []
+    /// The index in `actions` of the action used last.
+    private var lastAction = 0
     /// The origin of the last points, and their tracker and playback: made again when either
     /// changes.
     private var lastOrigin: MetricOrigin?
@@ -103,15 +105,15 @@ struct InstrumentReplay {
         lastOriginPlaybackID = playbackID
     }
 
-    /// The action of a name, made once per name and instrument; the last one used is checked first.
+    /// The action of a name, made once per name and instrument; the one used last is checked first.
     private mutating func action(named name: String) -> Action {
-        if let last = actions.last, last.name == name { return last.action }
+        if lastAction < actions.count, actions[lastAction].name == name { return actions[lastAction].action }
         if let index = actions.firstIndex(where: { $0.name == name }) {
-            let found = actions.remove(at: index)
-            actions.append(found)
-            return found.action
+            lastAction = index
+            return actions[index].action
         }
         let action = Action.named(name)
+        lastAction = actions.count
         actions.append((name, action))
         return action
     }

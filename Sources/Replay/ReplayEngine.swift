@@ -96,24 +96,25 @@ public struct ReplayEngine {
             return .replayed(reports)
         }
         if let index = lives.index(forKey: key) {
-            let latest = lives.values[index].latest
+            let life = lives.values[index]
+            let latest = life.latest
             if timestamp < latest {
                 lateRecords += 1
                 return .late(by: latest.milliseconds(since: timestamp), record, reports)
             }
             // Pending outputs go before a record in a later second, once there are enough.
-            if lives.values[index].pendingCount >= Self.pendingLimit,
+            if life.pendingCount >= Self.pendingLimit,
                 timestamp.epochSeconds > latest.epochSeconds
             {
-                reports.append(flush(at: index, due: frontier ?? timestamp))
+                reports.append(flush(life, due: frontier ?? timestamp))
             }
-            lives.values[index].replay(record, at: position)
-            schedule(at: index)
+            life.replay(record, at: position)
+            schedule(life)
         } else {
             let life = Life(key: key, first: timestamp, options: options)
             life.replay(record, at: position)
             lives[key] = life
-            if let index = lives.index(forKey: key) { schedule(at: index) }
+            schedule(life)
         }
         return .replayed(reports)
     }
@@ -148,7 +149,7 @@ public struct ReplayEngine {
     /// Sets the frontier an earlier run left, after ``restore(_:)``, and schedules every life.
     public mutating func resume(frontier: Timestamp?) {
         if let frontier, self.frontier.map({ frontier > $0 }) ?? true { self.frontier = frontier }
-        for index in lives.indices { schedule(at: index) }
+        for life in lives.values { schedule(life) }
     }
 
     /// The lives still open (with ``ReplayOptions/keepsRecords``), by latest record then key:
@@ -177,9 +178,9 @@ public struct ReplayEngine {
     }
 
     /// Hands over the pending outputs of the life at `index`.
-    private mutating func flush(at index: Dictionary<SessionKey, Life>.Index, due: Timestamp) -> SessionReport {
-        var report = SessionReport(key: lives.keys[index], closing: nil)
-        lives.values[index].takeOutputs(into: &report)
+    private func flush(_ life: Life, due: Timestamp) -> SessionReport {
+        var report = SessionReport(key: life.key, closing: nil)
+        life.takeOutputs(into: &report)
         report.closeSequence = recordsAdded
         report.orderTime = due
         return report
@@ -193,11 +194,11 @@ public struct ReplayEngine {
     }
 
     /// Puts the life's deadline in the heap when it is earlier than the one there.
-    private mutating func schedule(at index: Dictionary<SessionKey, Life>.Index) {
-        let due = deadline(of: lives.values[index])
-        guard due < lives.values[index].scheduled else { return }
-        lives.values[index].scheduled = due
-        deadlines.insert(Deadline(time: due, key: lives.keys[index]))
+    private mutating func schedule(_ life: Life) {
+        let due = deadline(of: life)
+        guard due < life.scheduled else { return }
+        life.scheduled = due
+        deadlines.insert(Deadline(time: due, key: life.key))
     }
 
     /// The flushes and ends the frontier has passed, in deadline order.
@@ -216,19 +217,19 @@ public struct ReplayEngine {
         var reports: [SessionReport] = []
         while let next = deadlines.min, next.time < frontier {
             deadlines.removeMin()
-            guard let index = lives.index(forKey: next.key), lives.values[index].scheduled == next.time else {
-                continue
-            }
-            lives.values[index].scheduled = Timestamp(milliseconds: .max)
-            let due = deadline(of: lives.values[index])
+            guard let index = lives.index(forKey: next.key) else { continue }
+            let life = lives.values[index]
+            guard life.scheduled == next.time else { continue }
+            life.scheduled = Timestamp(milliseconds: .max)
+            let due = deadline(of: life)
             if due > next.time {
                 // The life had records since: its deadline moved, and it comes out again in order.
-                schedule(at: index)
-            } else if lives.values[index].latest.milliseconds &+ options.idleGap > next.time.milliseconds {
-                reports.append(flush(at: index, due: next.time))
-                schedule(at: index)
+                schedule(life)
+            } else if life.latest.milliseconds &+ options.idleGap > next.time.milliseconds {
+                reports.append(flush(life, due: next.time))
+                schedule(life)
             } else {
-                let life = lives.remove(at: index).value
+                lives.remove(at: index)
                 var report = life.end(.idleGap)
                 report.closeSequence = recordsAdded
                 report.orderTime = next.time
