@@ -487,23 +487,10 @@ final class Generator {
             rng: instrumentRng, firstEvent: time)
         guard instrument.refill(catalog: catalog), let next = instrument.nextTime else { return }
         let draws = pauseDraws(for: tag)
-        var last = next
-        if draws != nil {
-            var probe = instrument
-            last = probe.pending.last?.timestamp ?? next
-            while probe.refill(catalog: catalog) { last = probe.pending.last?.timestamp ?? last }
-        }
-        let state = plan(tag, draws: draws, first: next, last: last)
-        let slot: Int32
-        if let free = freeSlots.popLast() {
-            slot = free
-            instruments[Int(free)] = instrument
-            instrumentStates[Int(free)] = state
-        } else {
-            slot = Int32(instruments.count)
-            instruments.append(instrument)
-            instrumentStates.append(state)
-        }
+        let last = draws == nil ? next : Self.lastTime(of: instrument, from: next) { $0.refill(catalog: catalog) }
+        let slot = Self.place(
+            instrument, plan(tag, draws: draws, first: next, last: last), in: &instruments, &instrumentStates,
+            free: &freeSlots)
         heap.push(time: next, slot: slot)
         controllers[SourceClass.avt.rawValue].active += 1
     }
@@ -519,23 +506,9 @@ final class Generator {
         var app = AppSession(appField: Array("\"app\":".utf8) + Catalog.json(id), rng: appRng, firstEvent: time)
         guard app.refill(catalog: sideCatalog), let next = app.nextTime else { return }
         let draws = pauseDraws(for: tag)
-        var last = next
-        if draws != nil {
-            var probe = app
-            last = probe.pending.last?.timestamp ?? next
-            while probe.refill(catalog: sideCatalog) { last = probe.pending.last?.timestamp ?? last }
-        }
-        let state = plan(tag, draws: draws, first: next, last: last)
-        let slot: Int32
-        if let free = freeAppSlots.popLast() {
-            slot = free
-            apps[Int(free)] = app
-            appStates[Int(free)] = state
-        } else {
-            slot = Int32(apps.count)
-            apps.append(app)
-            appStates.append(state)
-        }
+        let last = draws == nil ? next : Self.lastTime(of: app, from: next) { $0.refill(catalog: sideCatalog) }
+        let slot = Self.place(
+            app, plan(tag, draws: draws, first: next, last: last), in: &apps, &appStates, free: &freeAppSlots)
         heap.push(time: next, slot: Int32(SourceClass.vp.rawValue) << Self.classShift | slot)
         controllers[SourceClass.vp.rawValue].active += 1
     }
@@ -556,25 +529,38 @@ final class Generator {
             firstEvent: time)
         guard player.refill(catalog: sideCatalog), let next = player.nextTime else { return }
         let draws = pauseDraws(for: tag)
-        var last = next
-        if draws != nil {
-            var probe = player
-            last = probe.pending.last?.timestamp ?? next
-            while probe.refill(catalog: sideCatalog) { last = probe.pending.last?.timestamp ?? last }
-        }
-        let state = plan(tag, draws: draws, first: next, last: last)
-        let slot: Int32
-        if let free = freePlayerSlots.popLast() {
-            slot = free
-            players[Int(free)] = player
-            playerStates[Int(free)] = state
-        } else {
-            slot = Int32(players.count)
-            players.append(player)
-            playerStates.append(state)
-        }
+        let last = draws == nil ? next : Self.lastTime(of: player, from: next) { $0.refill(catalog: sideCatalog) }
+        let slot = Self.place(
+            player, plan(tag, draws: draws, first: next, last: last), in: &players, &playerStates,
+            free: &freePlayerSlots)
         heap.push(time: next, slot: Int32(SourceClass.marconi.rawValue) << Self.classShift | slot)
         controllers[SourceClass.marconi.rawValue].active += 1
+    }
+
+    /// The time of the last record a paused source would write without its pause: a copy of it
+    /// scripted to its end (`refill` scripts its next phase, false at the end).
+    private static func lastTime<Source: ScriptedSource>(
+        of source: Source, from first: Int64, refill: (inout Source) -> Bool
+    ) -> Int64 {
+        var probe = source
+        var last = probe.lastPendingTime ?? first
+        while refill(&probe) { last = probe.lastPendingTime ?? last }
+        return last
+    }
+
+    /// Puts a started source and its state in a free slot, or in a new one; returns the slot.
+    private static func place<Source>(
+        _ source: Source, _ state: SourceState, in sources: inout [Source], _ states: inout [SourceState],
+        free: inout [Int32]
+    ) -> Int32 {
+        if let slot = free.popLast() {
+            sources[Int(slot)] = source
+            states[Int(slot)] = state
+            return slot
+        }
+        sources.append(source)
+        states.append(state)
+        return Int32(sources.count - 1)
     }
 
     /// A bijective 32-bit mix (lowbias32), so instrument ids never collide.
@@ -693,4 +679,22 @@ final class Generator {
             }
         }
     }
+}
+
+/// A simulated source the generator scripts a phase at a time.
+protocol ScriptedSource {
+    /// The time of the last record of the phase scripted last, if it has any.
+    var lastPendingTime: Int64? { get }
+}
+
+extension Instrument: ScriptedSource {
+    var lastPendingTime: Int64? { pending.last?.timestamp }
+}
+
+extension AppSession: ScriptedSource {
+    var lastPendingTime: Int64? { pending.last?.timestamp }
+}
+
+extension RadioPlayer: ScriptedSource {
+    var lastPendingTime: Int64? { pending.last?.timestamp }
 }
