@@ -1,6 +1,6 @@
-/// Attributes packed into one byte buffer, as records keep them while their session is open.
+/// Attributes packed into one byte buffer, as records keep them while they wait to be replayed.
 ///
-/// A decoded record waits in memory until its session closes, and its attributes as a
+/// A decoded record waits in memory in the reorder window, and its attributes as a
 /// dictionary took some 800 bytes (keys, values, the table's free slots); packed, they take
 /// less than their JSON did. An event reads one attribute with the subscript, without
 /// unpacking the others; ``unpacked()`` gives the dictionary back.

@@ -3,7 +3,7 @@ import EventModel
 import HeapModule
 
 /// Merges the records of several inputs, each mostly in time order, into one stream in time
-/// order: a k-way merge with a watermark per input and a reorder window.
+/// order: a k-way merge with a clock per input and a reorder window.
 ///
 /// Each input's *clock* is the latest time among its records added so far. A record of an
 /// input may come later than a record after it in time by up to ``maxLateness``; so no record

@@ -1,6 +1,6 @@
 import EventModel
 
-/// The KPIs of `summary.csv`, per time bucket and over everything, built as sessions close.
+/// The KPIs of `summary.csv`, per time bucket and over everything, built as lives end.
 ///
 /// A playback belongs to the bucket of its `first_ts`, a value-proposition session to the
 /// bucket of its `opened_ts`; buckets start at multiples of their length since the epoch (UTC).

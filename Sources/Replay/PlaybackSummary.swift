@@ -48,7 +48,7 @@ public struct PlaybackSummary: Hashable, Sendable {
     public var endAction: String?
     /// Whether any event of the playback was not an ad action.
     public var hasContentEvents = false
-    /// Whether the playback had not ended when its instrument's session timed out.
+    /// Whether the playback had not ended when its instrument's life ended by the idle gap.
     public var timedOut = false
     /// The first known bitrate (a positive `bitrate`) on the playback's non-ad events, in bits per second.
     public var initialBitrate: Int64?

@@ -37,7 +37,7 @@ public struct VPSessionSummary: Hashable, Sendable {
     public var restoredFrom: String?
     /// (`endTimestamp`, or the app's last record) − `openedTimestamp`.
     public var duration: Int64 = 0
-    /// Whether the session was still open when its app's records timed out.
+    /// Whether the session was still open when its app session's life ended by the idle gap.
     public var timedOut = false
 
     /// `firstStartedTimestamp` − `openedTimestamp`, or `nil` if it never started.

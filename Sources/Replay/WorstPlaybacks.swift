@@ -1,11 +1,11 @@
 import EventModel
 
-/// The playbacks that went worst, for `report.html`: a fixed number of them, kept as sessions close.
+/// The playbacks that went worst, for `report.html`: a fixed number of them, kept as lives end.
 ///
 /// Only playbacks with an error or with rebuffer time are candidates. They rank by, in turn:
 /// most errors, most rebuffer time, highest rebuffer percentage (rebuffer time over play plus
 /// rebuffer time), earliest `first_ts`, and `playback_id` in byte order; ids are unique, so the
-/// ranking is total and does not depend on the order sessions close in. Memory is the kept
+/// ranking is total and does not depend on the order lives end in. Memory is the kept
 /// playbacks only.
 public struct WorstPlaybacks: Sendable {
     /// How many playbacks are kept.

@@ -45,7 +45,7 @@ struct ReplayCommand: ParsableCommand {
 
     func validate() throws {
         if finish && state == nil {
-            throw ValidationError("--finish goes with --state: without it, every run closes its sessions at the end.")
+            throw ValidationError("--finish goes with --state: without it, every run ends its lives at the end.")
         }
         if replaceRun && state == nil {
             throw ValidationError(

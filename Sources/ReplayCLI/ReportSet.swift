@@ -4,7 +4,7 @@ import Foundation
 import Replay
 import ReportEncoding
 
-/// Every report file of a run, written as sessions close and committed together at the end.
+/// Every report file of a run, written as lives hand their outputs over and committed together at the end.
 ///
 /// Session reports are written by the pipeline's writer queue and input problems by the
 /// reading thread; the two touch different files. A sharded run (``Sharding``) also writes

@@ -1,7 +1,7 @@
 import ReportEncoding
 
-/// The reports written session by session, as sessions close. A sharded run's
-/// `sessions.index` lists how many bytes each session wrote to each of them, in this order.
+/// The reports written hand-over by hand-over, as lives go. A sharded run's `sessions.index`
+/// lists how many bytes each hand-over wrote to each of them, in this order.
 enum SessionFile: Int, CaseIterable {
     case playbacks
     case vpSessions

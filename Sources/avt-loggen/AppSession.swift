@@ -8,8 +8,8 @@
 /// the sessions), or never comes back. Now and then the app does what Tentacles refuses: a
 /// prohibited status change (`pause` or `complete` before `start`, `complete` while paused),
 /// or an action with no open session (a `complete` after a `cancel`). No activity leaves
-/// the app silent for more than 20 minutes, so a replay session timeout (30 minutes by
-/// default) never splits one; only `--pauses` makes an app go quiet longer (``SourceState``).
+/// the app silent for more than 20 minutes; only `--pauses` makes an app go quiet longer
+/// (``SourceState``).
 struct AppSession {
     enum Kind: UInt8 {
         case open, start, pause, complete, cancel, willResignActive, didBecomeActive
