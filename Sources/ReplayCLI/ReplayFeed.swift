@@ -56,12 +56,19 @@ struct ReplayFeed {
             box.reader.run { item in
                 batch.append(item)
                 if batch.count >= Self.batchSize {
-                    queue.put(batch)
-                    batch = []
-                    batch.reserveCapacity(Self.batchSize)
+                    // Handed over as the only reference: the replaying thread takes the items
+                    // out of it in place, which a second reference would make it copy.
+                    var full: [Item?] = []
+                    full.reserveCapacity(Self.batchSize)
+                    swap(&full, &batch)
+                    queue.put(consume full)
                 }
             }
-            if !batch.isEmpty { queue.put(batch) }
+            if !batch.isEmpty {
+                var last: [Item?] = []
+                swap(&last, &batch)
+                queue.put(consume last)
+            }
             queue.finish()
         }
         thread.name = "avt-replay.read"
