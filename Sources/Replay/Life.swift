@@ -30,8 +30,11 @@ final class Life {
     private(set) var latest: Timestamp
     /// The trace lines and points not handed over yet.
     private var outputs = LifeOutputs()
-    /// The points room is made for at once.
-    private static let pointsReserved = 16
+    /// Records taken but not replayed yet: a life replays its records in bursts, when it hands
+    /// its outputs over, so that its state machines stay in the cache for all of them.
+    private var waiting: [Record] = []
+    /// The records room is made for at once.
+    private static let recordsReserved = 16
     /// The deadline of the life's newest entry in the engine's heap.
     var scheduled = Timestamp(milliseconds: .max)
     /// With `--group-by`, the metrics of each row by row index, aggregated by bucket, system and
@@ -56,39 +59,65 @@ final class Life {
         }
     }
 
-    /// How many outputs wait to be handed over.
-    var pendingCount: Int { pendingTrace + pendingPoints }
+    /// How many records and outputs wait to be replayed or handed over.
+    var pendingCount: Int { waiting.count + outputs.trace.count + outputs.points.count }
 
-    /// How many trace lines wait to be handed over.
-    var pendingTrace: Int { outputs.trace.count }
+    /// How many trace lines wait to be handed over, once the waiting records are replayed.
+    var pendingTrace: Int {
+        replayWaiting()
+        return outputs.trace.count
+    }
 
-    /// How many points wait to be handed over.
-    var pendingPoints: Int { outputs.points.count }
+    /// How many points wait to be handed over, once the waiting records are replayed.
+    var pendingPoints: Int {
+        replayWaiting()
+        return outputs.points.count
+    }
 
     /// Keeps only the last `trace` trace lines and `points` points pending, as if the others
     /// had been handed over (a life rebuilt from a state file: an earlier run wrote them).
     func keepOutputs(trace: Int, points: Int) {
+        replayWaiting()
         let handedOver = outputs.points.count - min(points, outputs.points.count)
         aggregateRowPoints(Array(outputs.points.prefix(handedOver)))
         outputs.points.removeFirst(handedOver)
         outputs.trace.removeFirst(outputs.trace.count - min(trace, outputs.trace.count))
     }
 
-    /// Replays one record of the life, no earlier than ``latest``.
-    func replay(_ record: consuming Record, at position: SourcePosition) {
+    /// Takes one record of the life, no earlier than ``latest``, to be replayed with the
+    /// others that wait when the life next hands its outputs over.
+    func take(_ record: consuming Record, at position: SourcePosition) {
         latest = max(latest, record.timestamp)
         if options.keepsRecords { records.append((copy record, position)) }
-        // Most records give a point: room for a minute's, made once rather than grown.
-        if outputs.points.capacity == 0 { outputs.points.reserveCapacity(Self.pointsReserved) }
-        switch consume record {
-        case .avt(let avt): instrument?.replay(avt, into: &outputs)
-        case .marconi(let marconi): player?.replay(marconi, into: &outputs)
-        case let record: app?.replay(record, into: &outputs)
+        if waiting.isEmpty { waiting.reserveCapacity(Self.recordsReserved) }
+        waiting.append(record)
+    }
+
+    /// Replays one record of the life now, no earlier than ``latest``.
+    func replay(_ record: consuming Record, at position: SourcePosition) {
+        take(record, at: position)
+        replayWaiting()
+    }
+
+    /// Replays the records that wait, in the order they came.
+    private func replayWaiting() {
+        guard !waiting.isEmpty else { return }
+        var records: [Record] = []
+        swap(&records, &waiting)
+        // Most records give a point: room for them all, made once rather than grown.
+        outputs.points.reserveCapacity(outputs.points.count + records.count)
+        for index in records.indices {
+            switch records[index] {
+            case .avt(let avt): instrument?.replay(avt, into: &outputs)
+            case .marconi(let marconi): player?.replay(marconi, into: &outputs)
+            case .vp, .app: app?.replay(records[index], into: &outputs)
+            }
         }
     }
 
     /// Hands over the outputs produced since the last hand-over.
     func takeOutputs(into report: inout SessionReport) {
+        replayWaiting()
         var taken = LifeOutputs()
         swap(&taken, &outputs)
         aggregateRowPoints(taken.points)

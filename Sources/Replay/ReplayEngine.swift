@@ -13,9 +13,11 @@ import HeapModule
 /// shorter than the gap changes nothing. A record after the gap starts a new life, with ids
 /// scoped by its time.
 ///
-/// A life hands over its trace lines and points:
+/// A life takes its records as they come and replays them in bursts when it hands over its
+/// trace lines and points (``Life/take(_:at:)``):
 /// - when it has been idle for ``flushDelay`` (frontier past its latest record by that much);
-/// - before a record in a later second than its latest, once ``pendingLimit`` outputs wait;
+/// - before a record in a later second than its latest, once ``pendingLimit`` records and
+///   outputs wait;
 /// - with its rows when it ends.
 /// Hand-overs never split one second of a life's points (but for a record later than the
 /// reorder window), so Graphite's sum per path and second is that of all its points.
@@ -47,8 +49,8 @@ public struct ReplayEngine {
 
     /// Log time after which an idle life hands over its pending outputs: one minute.
     public static let flushDelay: Int64 = 60_000
-    /// Pending outputs after which a life hands them over at its next second.
-    public static let pendingLimit = 256
+    /// Records and outputs waiting after which a life hands them over at its next second.
+    public static let pendingLimit = 64
 
     /// Creates an engine with no life, that replays the lives of `shard`.
     public init(options: ReplayOptions = ReplayOptions(), shard: Shard = .all) {
@@ -108,11 +110,11 @@ public struct ReplayEngine {
             {
                 reports.append(flush(life, due: frontier ?? timestamp))
             }
-            life.replay(record, at: position)
+            life.take(record, at: position)
             schedule(life)
         } else {
             let life = Life(key: key, first: timestamp, options: options)
-            life.replay(record, at: position)
+            life.take(record, at: position)
             lives[key] = life
             schedule(life)
         }
