@@ -6,8 +6,8 @@ extension RecordDecoder {
     ) throws(E) {
         switch event {
         case .line(let line):
-            // Consumed, so that the record is moved into the entry (measured: copying it was
-            // two atomic reference-count operations a record on the decoding thread).
+            // Consumed, so that the record is moved into the entry rather than copied (a copy
+            // retains and releases each of its references).
             let decoded = decode(line)
             switch consume decoded {
             case .record(let record):

@@ -121,12 +121,18 @@ struct ReplayFeed {
     }
 
     /// The reader, on the reading thread until it is done, then back to the caller.
+    ///
+    /// Unchecked: only the reading thread touches `reader` until it calls
+    /// ``ItemQueue/finish()``; the caller reads it only after ``ItemQueue/take()`` returned
+    /// `nil`, which the queue's lock orders after `finish()`.
     private final class ReaderBox: @unchecked Sendable {
         var reader: InputReader
         init(_ reader: consuming InputReader) { self.reader = reader }
     }
 
     /// Batches of items from the reading thread to the replaying one.
+    ///
+    /// Unchecked: every stored property is read and written with `condition` locked.
     private final class ItemQueue: @unchecked Sendable {
         // Guarded by `condition`.
         private var batches: [[Item?]] = []
