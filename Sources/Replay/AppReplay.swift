@@ -32,7 +32,7 @@ struct AppReplay {
     /// The record is read where it lies: taking its action out of it, as a value of its own,
     /// copied it (a retain of each of its strings and packed attributes, which by the time a
     /// session is replayed are out of the cache: 1% of a run's samples).
-    mutating func replay(_ record: Record, into outputs: inout LifeOutputs) {
+    mutating func replay(_ record: borrowing Record, into outputs: inout LifeOutputs) {
         var produced: [SessionOutput]
         switch record {
         case .vp(let action):

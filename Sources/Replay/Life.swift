@@ -31,8 +31,14 @@ final class Life {
     /// The trace lines and points not handed over yet.
     private var outputs = LifeOutputs()
     /// Records taken but not replayed yet: a life replays its records in bursts, when it hands
-    /// its outputs over, so that its state machines stay in the cache for all of them.
-    private var waiting: [Record] = []
+    /// its outputs over, so that its state machines stay in the cache for all of them. An
+    /// instrument's and a player's are kept as their payloads, which a replay borrows in place.
+    private var waitingAVT: [AVTRecord] = []
+    private var waitingMarconi: [MarconiRecord] = []
+    private var waitingApp: [Record] = []
+
+    /// How many records wait to be replayed.
+    private var waitingCount: Int { waitingAVT.count + waitingMarconi.count + waitingApp.count }
     /// The records room is made for at once.
     private static let recordsReserved = 16
     /// The deadline of the life's newest entry in the engine's heap.
@@ -42,6 +48,10 @@ final class Life {
     private var rowAggregates: [Int: [MetricAggregates.Key: MetricAggregates.Aggregate]] = [:]
     /// The records replayed, with ``ReplayOptions/keepsRecords``.
     private(set) var records: [(record: Record, position: SourcePosition)] = []
+    /// ``ReplayOptions/keepsRecords``, and whether `--group-by` is given: read for every
+    /// record, apart from the options.
+    private let keepsRecords: Bool
+    private let groupsRows: Bool
     private let options: ReplayOptions
 
     /// Starts the life of `key` at `first`; its ids are scoped with `first`'s milliseconds,
@@ -51,6 +61,8 @@ final class Life {
         self.first = first
         self.latest = first
         self.options = options
+        keepsRecords = options.keepsRecords
+        groupsRows = !options.groupBy.keys.isEmpty
         let scope = String(first.milliseconds)
         switch key.system {
         case .openavt: instrument = InstrumentReplay(id: key.id, scope: scope, options: options)
@@ -60,7 +72,7 @@ final class Life {
     }
 
     /// How many records and outputs wait to be replayed or handed over.
-    var pendingCount: Int { waiting.count + outputs.trace.count + outputs.points.count }
+    var pendingCount: Int { waitingCount + outputs.trace.count + outputs.points.count }
 
     /// How many trace lines wait to be handed over, once the waiting records are replayed.
     var pendingTrace: Int {
@@ -88,9 +100,16 @@ final class Life {
     /// others that wait when the life next hands its outputs over.
     func take(_ record: consuming Record, at position: SourcePosition) {
         latest = max(latest, record.timestamp)
-        if options.keepsRecords { records.append((copy record, position)) }
-        if waiting.isEmpty { waiting.reserveCapacity(Self.recordsReserved) }
-        waiting.append(record)
+        if keepsRecords { records.append((copy record, position)) }
+        switch consume record {
+        case .avt(let avt):
+            if waitingAVT.isEmpty { waitingAVT.reserveCapacity(Self.recordsReserved) }
+            waitingAVT.append(avt)
+        case .marconi(let marconi):
+            waitingMarconi.append(marconi)
+        case let record:
+            waitingApp.append(record)
+        }
     }
 
     /// Replays one record of the life now, no earlier than ``latest``.
@@ -99,19 +118,30 @@ final class Life {
         replayWaiting()
     }
 
-    /// Replays the records that wait, in the order they came.
+    /// Replays the records that wait, in the order they came (a life has records of one kind).
     private func replayWaiting() {
-        guard !waiting.isEmpty else { return }
-        var records: [Record] = []
-        swap(&records, &waiting)
+        guard waitingCount > 0 else { return }
         // Most records give a point: room for them all, made once rather than grown.
-        outputs.points.reserveCapacity(outputs.points.count + records.count)
-        for index in records.indices {
-            switch records[index] {
-            case .avt(let avt): instrument?.replay(avt, into: &outputs)
-            case .marconi(let marconi): player?.replay(marconi, into: &outputs)
-            case .vp, .app: app?.replay(records[index], into: &outputs)
-            }
+        outputs.points.reserveCapacity(outputs.points.count + waitingCount)
+        // Each record is moved out of its array, not copied: first to last, from the end of the
+        // array reversed.
+        if !waitingAVT.isEmpty {
+            var records: [AVTRecord] = []
+            swap(&records, &waitingAVT)
+            records.reverseByMoving()
+            while let record = records.popLast() { instrument?.replay(record, into: &outputs) }
+        }
+        if !waitingMarconi.isEmpty {
+            var records: [MarconiRecord] = []
+            swap(&records, &waitingMarconi)
+            records.reverseByMoving()
+            while let record = records.popLast() { player?.replay(record, into: &outputs) }
+        }
+        if !waitingApp.isEmpty {
+            var records: [Record] = []
+            swap(&records, &waitingApp)
+            records.reverseByMoving()
+            while let record = records.popLast() { app?.replay(record, into: &outputs) }
         }
     }
 
@@ -129,7 +159,7 @@ final class Life {
 
     /// With `--group-by`, adds the points that belong to a row to the row's aggregates.
     private func aggregateRowPoints(_ points: [MetricPoint]) {
-        guard !options.groupBy.keys.isEmpty else { return }
+        guard groupsRows else { return }
         for point in points {
             guard let row = point.rowIndex, let value = MetricAggregates.value(of: point.metric) else { continue }
             let key = MetricAggregates.Key(

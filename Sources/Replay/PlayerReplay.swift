@@ -19,7 +19,7 @@ struct PlayerReplay {
         self.options = options
     }
 
-    mutating func replay(_ record: MarconiRecord, into outputs: inout LifeOutputs) {
+    mutating func replay(_ record: borrowing MarconiRecord, into outputs: inout LifeOutputs) {
         if let change = replay.replay(record), options.includeTrace {
             outputs.trace.append(.marconi(change))
         }
