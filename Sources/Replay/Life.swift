@@ -20,10 +20,17 @@ struct LifeOutputs {
 /// `--group-by` its rows' metrics aggregated by bucket.
 final class Life {
     let key: SessionKey
-    /// The state machines: one of the three, by the key's system.
-    private var instrument: InstrumentReplay?
-    private var app: AppReplay?
-    private var player: PlayerReplay?
+    /// The state machines, by the key's system.
+    private var machines: Machines
+
+    /// One system's state machines: one of them, not room for all three, in every life.
+    private enum Machines {
+        case instrument(InstrumentReplay)
+        case app(AppReplay)
+        case player(PlayerReplay)
+        /// While a burst of records is replayed (``replayWaiting()``), the machines are out.
+        case outForReplay
+    }
     /// The time of the first record.
     let first: Timestamp
     /// The time of the latest record.
@@ -65,9 +72,9 @@ final class Life {
         groupsRows = !options.groupBy.keys.isEmpty
         let scope = String(first.milliseconds)
         switch key.system {
-        case .openavt: instrument = InstrumentReplay(id: key.id, scope: scope, options: options)
-        case .vp: app = AppReplay(app: key.id, scope: scope, options: options)
-        case .marconi: player = PlayerReplay(player: key.id, options: options)
+        case .openavt: machines = .instrument(InstrumentReplay(id: key.id, scope: scope, options: options))
+        case .vp: machines = .app(AppReplay(app: key.id, scope: scope, options: options))
+        case .marconi: machines = .player(PlayerReplay(player: key.id, options: options))
         }
     }
 
@@ -123,25 +130,31 @@ final class Life {
         guard waitingCount > 0 else { return }
         // Most records give a point: room for them all, made once rather than grown.
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
-        // Each record is moved out of its array, not copied: first to last, from the end of the
-        // array reversed.
-        if !waitingAVT.isEmpty {
+        // The machines are taken out for the burst, so that they change in place; each record is
+        // moved out of its array, not copied: first to last, from the end of the array reversed.
+        let taken = machines
+        machines = .outForReplay
+        switch consume taken {
+        case .instrument(var replay):
             var records: [AVTRecord] = []
             swap(&records, &waitingAVT)
             records.reverseByMoving()
-            while let record = records.popLast() { instrument?.replay(record, into: &outputs) }
-        }
-        if !waitingMarconi.isEmpty {
+            while let record = records.popLast() { replay.replay(record, into: &outputs) }
+            machines = .instrument(replay)
+        case .player(var replay):
             var records: [MarconiRecord] = []
             swap(&records, &waitingMarconi)
             records.reverseByMoving()
-            while let record = records.popLast() { player?.replay(record, into: &outputs) }
-        }
-        if !waitingApp.isEmpty {
+            while let record = records.popLast() { replay.replay(record, into: &outputs) }
+            machines = .player(replay)
+        case .app(var replay):
             var records: [Record] = []
             swap(&records, &waitingApp)
             records.reverseByMoving()
-            while let record = records.popLast() { app?.replay(record, into: &outputs) }
+            while let record = records.popLast() { replay.replay(record, into: &outputs) }
+            machines = .app(replay)
+        case .outForReplay:
+            break
         }
     }
 
@@ -173,24 +186,27 @@ final class Life {
     func end(_ closing: SessionReport.Closing) -> SessionReport {
         var report = SessionReport(key: key, closing: closing)
         takeOutputs(into: &report)
-        if let instrument {
+        switch machines {
+        case .instrument(let instrument):
             instrument.instrument.shutdown()
             report.playbacks = instrument.summaries.map { summary in
                 var summary = summary
                 summary.timedOut = closing == .idleGap && summary.endAction == nil
                 return summary
             }
-        } else if let app {
+        case .app(let app):
             report.vpSessions = app.summaries().map { summary in
                 var summary = summary
                 summary.timedOut = closing == .idleGap && summary.outcome == .open
                 return summary
             }
-        } else if var player {
+        case .player(var player):
             let (items, points) = player.finish()
             report.marconiItems = items
             aggregateRowPoints(points)
             report.points += points
+        case .outForReplay:
+            break
         }
         guard !rowAggregates.isEmpty else { return report }
         let groupBy = options.groupBy

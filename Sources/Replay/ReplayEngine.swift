@@ -164,19 +164,24 @@ public struct ReplayEngine {
 
     /// Ends every life (the input ended) and returns their last reports, by latest record, then key.
     public mutating func finish() -> [SessionReport] {
+        var reports: [SessionReport] = []
+        finish { reports.append($0) }
+        return reports
+    }
+
+    /// Ends every life (the input ended), handing each last report to `body` as it is made, by
+    /// latest record, then key: the reports of all lives are never held at once.
+    public mutating func finish(_ body: (consuming SessionReport) -> Void) {
         var remaining = Array(lives.values)
         lives = [:]
         deadlines = Heap()
         remaining.sort { ($0.latest, $0.key) > ($1.latest, $1.key) }
-        var reports: [SessionReport] = []
-        reports.reserveCapacity(remaining.count)
         while let life = remaining.popLast() {
             var report = life.end(.inputEnd)
             report.closeSequence = recordsAdded + 1
             report.orderTime = report.lastTimestamp ?? Timestamp(milliseconds: 0)
-            reports.append(report)
+            body(report)
         }
-        return reports
     }
 
     /// Hands over the pending outputs of the life at `index`.

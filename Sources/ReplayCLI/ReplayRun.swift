@@ -104,7 +104,7 @@ struct ReplayRun {
             counts.savedRecords = saved.recordCount
 
         } else {
-            pipeline.submit(feed.engine.finish())
+            feed.engine.finish { pipeline.submit([$0]) }
         }
         counts.add(replayed: pipeline.finish())
         // A bucket from the earliest record still to replay on may get more rows or points.
