@@ -131,7 +131,8 @@ final class Life {
         // Most records give a point: room for them all, made once rather than grown.
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
         // The machines are taken out for the burst, so that they change in place; each record is
-        // moved out of its array, not copied: first to last, from the end of the array reversed.
+        // moved out of its array, not copied: first to last, from the end of the array reversed
+        // (a loop for each kind: handed through a generic closure, each record is copied).
         let taken = machines
         machines = .outForReplay
         switch consume taken {
