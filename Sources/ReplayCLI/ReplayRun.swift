@@ -23,8 +23,10 @@ struct ReplayRun {
     /// ``ExitStatus/inputSkipped`` when the reports were written; ``ExitStatus/outputFailed``
     /// or ``ExitStatus/inputFailed`` (with the reason printed) when nothing was.
     func execute() -> (status: ExitStatus, counts: RunCounts) {
+        // With a state and without --finish, what is open at the end is kept for the next run.
+        let keepsOpen = state != nil && !finish
         var options = arguments.replayOptions
-        options.keepsRecords = state != nil && !finish
+        options.keepsRecords = keepsOpen
         let inputs = ReplayCommand.inputOrder(arguments.files)
         var plan: StatePlan?
         if let state {
@@ -69,7 +71,6 @@ struct ReplayRun {
             }
         }
         merge.end(inputs.count)
-        let keepsOpen = state != nil && !finish
         merge.keepsWindowAtEnd = keepsOpen
         let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(paths: inputs, merge: merge, rejectLimit: arguments.maxRejects)
@@ -102,7 +103,6 @@ struct ReplayRun {
             saved.lives = feed.engine.openLives
             saved.waiting = reader.merge.takeWaiting()
             counts.savedRecords = saved.recordCount
-
         } else {
             feed.engine.finish { pipeline.submit([$0]) }
         }
