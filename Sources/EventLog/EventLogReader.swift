@@ -19,9 +19,7 @@ public final class EventLogReader {
     private let lines: LineReader
 
     /// Bytes read from the input so far (compressed bytes, for gzip), for progress reports.
-    /// Reading ahead, the bytes read up to the lines handed to `body` so far.
-    public var bytesRead: Int64 { bytesReadAhead ?? lines.bytesRead }
-    private var bytesReadAhead: Int64?
+    public var bytesRead: Int64 { lines.bytesRead }
     private let decoder = RecordDecoder()
 
     /// Opens `path` (`-` for standard input).
@@ -42,70 +40,6 @@ public final class EventLogReader {
         let maxLineLength = lines.maxLineLength
         try lines.forEachLine { event in
             try decoder.deliver(event, file: file, maxLineLength: maxLineLength, to: body)
-        }
-    }
-
-    /// Reads the input to its end as ``forEachEntry(_:)`` does, with the same entries in the
-    /// same order; with a `thread`, that thread reads, inflates and splits the input into
-    /// blocks of lines while this one decodes them and runs `body`.
-    ///
-    /// Measured: inflating, decoding and routing records made the calling thread the replay
-    /// pipeline's longest stage, with its workers idle half the time. Only bytes cross
-    /// between the threads: records are made, routed and released on the threads that use
-    /// them (decoding on the replay's workers instead moved records' strings and buffers
-    /// between cores, and cost more than it saved).
-    ///
-    /// - Throws: ``EventLogError`` for a read error or a damaged gzip stream (after the
-    ///   entries of all lines before the damage).
-    public func forEachEntry(readingAheadOn thread: ReadingThread?, _ body: (consuming LogEntry) -> Void) throws {
-        guard let thread else { return try forEachEntry(body) }
-        let file = displayName
-        let maxLineLength = lines.maxLineLength
-        let queue = LineBlockQueue()
-        // Only the reading thread uses the line reader until it puts the end in the queue.
-        nonisolated(unsafe) let lines = self.lines
-        thread.run {
-            var block = LineBlock.spareOrNew()
-            // The block being filled, used without a retain and a release per line (measured:
-            // 2 of a record's 40 atomic reference-count operations); `block` keeps it.
-            var filling = Unmanaged.passUnretained(block)
-            func handOver(last: Bool = false) {
-                block.bytesRead = lines.bytesRead
-                queue.put(.block(block))
-                if !last {
-                    block = LineBlock.spareOrNew()
-                    filling = Unmanaged.passUnretained(block)
-                }
-            }
-            var failure: (any Error)?
-            do {
-                try lines.forEachLine { event in
-                    if !filling._withUnsafeGuaranteedRef({ $0.hasRoom(for: event) }) { handOver() }
-                    let isFull = filling._withUnsafeGuaranteedRef { block in
-                        block.append(event)
-                        return block.isFull
-                    }
-                    if isFull { handOver() }
-                }
-            } catch {
-                failure = error
-            }
-            if block.isEmpty { LineBlock.recycle(block) } else { handOver(last: true) }
-            queue.put(.end(error: failure))
-        }
-        while true {
-            switch queue.take() {
-            case .block(let block):
-                bytesReadAhead = block.bytesRead
-                block.forEachLine { event in
-                    decoder.deliver(event, file: file, maxLineLength: maxLineLength, to: body)
-                }
-                LineBlock.recycle(block)
-            case .end(let error):
-                bytesReadAhead = nil
-                if let error { throw error }
-                return
-            }
         }
     }
 }

@@ -42,15 +42,29 @@ import Testing
         #expect(notJSON.description.hasPrefix("\(path):6: not valid JSON: "))
     }
 
-    /// The entries of `path`, read as each way reads them, and the error that ended reading.
+    /// The entries of `path`, read whole by ``EventLogReader`` or pulled a few at a time by
+    /// ``EntrySource`` with the replay's small buffers, and the error that ended reading.
     private func entries(
-        _ path: String, readingAhead: Bool, maxLineLength: Int
+        _ path: String, pulled: Bool, maxLineLength: Int
     ) throws -> (entries: [LogEntry], error: EventLogError?, bytesRead: Int64) {
+        var entries: [LogEntry] = []
+        if pulled {
+            let source = try EntrySource(
+                path: path,
+                configuration: LineReaderConfiguration(
+                    maxLineLength: maxLineLength, readSize: 32 << 10, fillSize: 128 << 10),
+                decoder: RecordDecoder())
+            do {
+                while try source.next(upTo: 7, { entries.append($0) }) {}
+            } catch {
+                return (entries, error, source.bytesRead)
+            }
+            return (entries, nil, source.bytesRead)
+        }
         let reader = try EventLogReader(
             path: path, configuration: LineReaderConfiguration(maxLineLength: maxLineLength))
-        var entries: [LogEntry] = []
         do {
-            try reader.forEachEntry(readingAheadOn: readingAhead ? ReadingThread() : nil) { entries.append($0) }
+            try reader.forEachEntry { entries.append($0) }
         } catch let error as EventLogError {
             return (entries, error, reader.bytesRead)
         }
@@ -71,14 +85,14 @@ import Testing
         }
     }.joined(separator: "\n")
 
-    @Test func readingAheadGivesTheSameEntriesInTheSameOrder() throws {
+    @Test func pullingGivesTheSameEntriesInTheSameOrder() throws {
         let directory = try TemporaryDirectory()
         let compressed = try gzip(Data(Self.mixedLog.utf8))
         let path = try directory.write(compressed, to: "a.jsonl.gz")
         let plain = try directory.write(Self.mixedLog, to: "a.jsonl")
         for file in [path, plain] {
-            let inLine = try entries(file, readingAhead: false, maxLineLength: 2_000)
-            let ahead = try entries(file, readingAhead: true, maxLineLength: 2_000)
+            let inLine = try entries(file, pulled: false, maxLineLength: 2_000)
+            let ahead = try entries(file, pulled: true, maxLineLength: 2_000)
             #expect(inLine.error == nil && ahead.error == nil)
             #expect(ahead.entries.count == (0..<6_000).count { $0 % 13 != 3 })  // all but the blank lines
             #expect(ahead.entries == inLine.entries)
@@ -86,35 +100,12 @@ import Testing
         }
     }
 
-    @Test func oneReadingThreadReadsInputAfterInput() throws {
-        let directory = try TemporaryDirectory()
-        let thread = ReadingThread()
-        for index in 0..<3 {
-            let text = (0..<(700 * (index + 1))).map {
-                "{\"ts\":\($0),\"type\":\"app\",\"app\":\"a\(index)\",\"event\":\"didBecomeActive\"}"
-            }
-            .joined(separator: "\n")
-            let path = try directory.write(try gzip(Data(text.utf8)), to: "\(index).jsonl.gz")
-            let reader = try EventLogReader(path: path)
-            var entries: [LogEntry] = []
-            try reader.forEachEntry(readingAheadOn: thread) { entries.append($0) }
-            #expect(entries.count == 700 * (index + 1))
-            #expect(
-                entries.last
-                    == .record(
-                        .app(
-                            AppRecord(
-                                timestamp: Timestamp(milliseconds: Int64(700 * (index + 1) - 1)), app: "a\(index)",
-                                event: .didBecomeActive)), line: 700 * (index + 1)))
-        }
-    }
-
-    @Test func readingAheadDeliversTheLinesBeforeDamageThenTheError() throws {
+    @Test func pullingDeliversTheLinesBeforeDamageThenTheError() throws {
         let directory = try TemporaryDirectory()
         let compressed = try gzip(Data(Self.mixedLog.utf8), level: 1)
         let path = try directory.write(compressed.prefix(compressed.count * 2 / 3), to: "cut.jsonl.gz")
-        let inLine = try entries(path, readingAhead: false, maxLineLength: 2_000)
-        let ahead = try entries(path, readingAhead: true, maxLineLength: 2_000)
+        let inLine = try entries(path, pulled: false, maxLineLength: 2_000)
+        let ahead = try entries(path, pulled: true, maxLineLength: 2_000)
         let error = try #require(ahead.error)
         #expect(error.kind == .truncatedGzip)
         #expect(error == inLine.error)
@@ -122,7 +113,7 @@ import Testing
         #expect(ahead.entries == inLine.entries)
     }
 
-    @Test func aLineLargerThanABlockIsReadWhole() throws {
+    @Test func aLineLargerThanTheFillSizeIsReadWhole() throws {
         let directory = try TemporaryDirectory()
         let large =
             "{\"ts\":2,\"type\":\"app\",\"app\":\"" + String(repeating: "a", count: 300_000)
@@ -130,9 +121,9 @@ import Testing
         let text = ["{\"ts\":1,\"instrument\":\"i\",\"tracker\":0,\"action\":\"Start\"}", large, "[1]"]
             .joined(separator: "\n")
         let path = try directory.write(try gzip(Data(text.utf8)), to: "large.jsonl.gz")
-        let ahead = try entries(path, readingAhead: true, maxLineLength: 400_000)
+        let ahead = try entries(path, pulled: true, maxLineLength: 400_000)
         try #require(ahead.entries.count == 3)
-        #expect(ahead.entries == (try entries(path, readingAhead: false, maxLineLength: 400_000)).entries)
+        #expect(ahead.entries == (try entries(path, pulled: false, maxLineLength: 400_000)).entries)
         guard case .record(.app(let app), line: 2) = ahead.entries[1] else {
             Issue.record("expected the large line's record: \(ahead.entries[1])")
             return
