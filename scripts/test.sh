@@ -2,8 +2,8 @@
 # Runs the whole test suite: installs what it needs, builds, and runs every test: the
 # format lint, the memory test, report.html rendered in headless Chromium (scripts/render-test.sh),
 # the integration test against real InfluxDB and carbon (installed and run on loopback by
-# scripts/metrics-servers.sh), the custom-hub sample package (scripts/custom-hub-test.sh), and
-# swift test.
+# scripts/metrics-servers.sh), the custom-hub sample package (scripts/custom-hub-test.sh), the
+# replay's threads under ThreadSanitizer (scripts/tsan-test.sh), and swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -13,4 +13,5 @@ swift build --build-tests
 scripts/render-test.sh
 scripts/integration-test.sh
 scripts/custom-hub-test.sh
+scripts/tsan-test.sh
 swift test --skip-build "$@"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The replay's threads under ThreadSanitizer: builds avt-replay with --sanitize=thread and
+# replays the samples and a generated log with it (the reading, replaying and writing threads
+# all busy), failing on any data race TSan reports; the reports must be those of the usual
+# build, byte for byte. Guards the two unchecked-Sendable classes of ReplayFeed and the
+# pipeline's hand-over.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+swift build --sanitize=thread --scratch-path .build-tsan --product avt-replay >/dev/null
+swift build --product avt-replay >/dev/null
+swift build --product avt-loggen >/dev/null
+tsan=$(swift build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/avt-replay
+bin=$(swift build --show-bin-path)
+"$bin/avt-loggen" --records 20000 --files 3 --late 25 --layout hosts:3 --out "$work/logs" 2>/dev/null
+passed=0
+failed=0
+for input in samples "$work/logs"; do
+    files=("$input"/*.jsonl*)
+    args=(--quiet --trace --aggregate)
+    "$bin/avt-replay" "${args[@]}" --out "$work/plain" "${files[@]}" || true
+    status=0
+    TSAN_OPTIONS="halt_on_error=1 exitcode=66" "$tsan" "${args[@]}" --out "$work/tsan" "${files[@]}" \
+        2>"$work/tsan.err" || status=$?
+    if ((status == 66)) || grep -q 'ThreadSanitizer' "$work/tsan.err"; then
+        echo "tsan: data race replaying $input:" >&2
+        head -n 40 "$work/tsan.err" >&2
+        failed=$((failed + 1))
+    elif ! diff -rq "$work/plain" "$work/tsan" >/dev/null; then
+        echo "tsan: the instrumented build's reports of $input differ" >&2
+        failed=$((failed + 1))
+    else
+        passed=$((passed + 1))
+    fi
+    rm -rf "$work/plain" "$work/tsan"
+done
+echo "tsan: $passed passed, $failed failed"
+((failed == 0))
