@@ -6,15 +6,11 @@ import OpenAVT
 /// A tracker is added when a record of it first comes (with every lower id not added yet),
 /// and the instrument is then made ready again (``Instrument/ready()``), as an app that adds a
 /// tracker does.
-struct InstrumentReplay {
+final class InstrumentReplay {
     let instrument: Instrument
     /// The instrument's trackers, which it keeps: read without a retain and a release each.
     private var trackers: [Unmanaged<ReplayTracker>] = []
     private var playbacks: PlaybackRecorder
-    /// The actions met so far, by name; an instrument uses a dozen or so.
-    private var actions: [(name: String, action: Action)] = []
-    /// The index in `actions` of the action used last.
-    private var lastAction = 0
     /// The origin of the last points, and their tracker and playback: made again when either
     /// changes.
     private var lastOrigin: MetricOrigin?
@@ -39,7 +35,7 @@ struct InstrumentReplay {
     }
 
     /// Adds trackers up to `tracker`.
-    private mutating func addTrackers(upTo tracker: TrackerID) {
+    private func addTrackers(upTo tracker: TrackerID) {
         while trackers.count <= tracker {
             let replayTracker = ReplayTracker()
             let id = instrument.addTracker(replayTracker)
@@ -50,13 +46,13 @@ struct InstrumentReplay {
     }
 
     /// Replays a record, adding the trace lines and points it gives to `outputs`.
-    mutating func replay(_ record: borrowing AVTRecord, into outputs: inout LifeOutputs) {
+    func replay(_ record: borrowing AVTRecord, into outputs: inout LifeOutputs) {
         if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
         let tracker = trackers[record.tracker]
         record.packedAttributes.withPackedBytes { bytes in
             tracker._withUnsafeGuaranteedRef { $0.load(packedBytes: bytes) }
         }
-        let action = action(named: record.action)
+        let action = Action.named(record.action)
         let outcome = instrument.emit(action, trackerID: record.tracker, at: record.timestamp)
         switch consume outcome {
         case .accepted(let event, let metrics):
@@ -92,7 +88,7 @@ struct InstrumentReplay {
     /// Sets `lastOrigin` to the origin of a tracker's points during a playback (its
     /// `playback_id` string field), shared by the points in a row of the same tracker and
     /// playback.
-    private mutating func updateOrigin(tracker: TrackerID, of event: Event) {
+    private func updateOrigin(tracker: TrackerID, of event: Event) {
         if lastOrigin != nil, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
             return
         }
@@ -103,18 +99,5 @@ struct InstrumentReplay {
         lastOrigin = origin
         lastOriginTracker = tracker
         lastOriginPlaybackID = playbackID
-    }
-
-    /// The action of a name, made once per name and instrument; the one used last is checked first.
-    private mutating func action(named name: String) -> Action {
-        if lastAction < actions.count, actions[lastAction].name == name { return actions[lastAction].action }
-        if let index = actions.firstIndex(where: { $0.name == name }) {
-            lastAction = index
-            return actions[index].action
-        }
-        let action = Action.named(name)
-        lastAction = actions.count
-        actions.append((name, action))
-        return action
     }
 }

@@ -28,8 +28,6 @@ final class Life {
         case instrument(InstrumentReplay)
         case app(AppReplay)
         case player(PlayerReplay)
-        /// While a burst of records is replayed (``replayWaiting()``), the machines are out.
-        case outForReplay
     }
     /// The time of the first record.
     let first: Timestamp
@@ -44,8 +42,9 @@ final class Life {
     private var waitingMarconi: [MarconiRecord] = []
     private var waitingApp: [Record] = []
 
-    /// How many records wait to be replayed.
-    private var waitingCount: Int { waitingAVT.count + waitingMarconi.count + waitingApp.count }
+    /// How many records wait to be replayed (kept as a number: the arrays' counts are in
+    /// their buffers, away from the life).
+    private var waitingCount = 0
     /// The records room is made for at once.
     private static let recordsReserved = 16
     /// The deadline of the life's newest entry in the engine's heap.
@@ -79,7 +78,9 @@ final class Life {
     }
 
     /// How many records and outputs wait to be replayed or handed over.
-    var pendingCount: Int { waitingCount + outputs.trace.count + outputs.points.count }
+    var pendingCount: Int { waitingCount + outputCount }
+    /// How many outputs wait to be handed over, as of the last burst.
+    private var outputCount = 0
 
     /// How many trace lines wait to be handed over, once the waiting records are replayed.
     var pendingTrace: Int {
@@ -101,12 +102,14 @@ final class Life {
         aggregateRowPoints(Array(outputs.points.prefix(handedOver)))
         outputs.points.removeFirst(handedOver)
         outputs.trace.removeFirst(outputs.trace.count - min(trace, outputs.trace.count))
+        outputCount = outputs.count
     }
 
     /// Takes one record of the life, no earlier than ``latest``, to be replayed with the
     /// others that wait when the life next hands its outputs over.
     func take(_ record: consuming Record, at position: SourcePosition) {
         latest = max(latest, record.timestamp)
+        waitingCount += 1
         if keepsRecords { records.append((copy record, position)) }
         switch consume record {
         case .avt(let avt):
@@ -126,37 +129,33 @@ final class Life {
     }
 
     /// Replays the records that wait, in the order they came (a life has records of one kind).
+    ///
+    /// Each record is moved out of its array, not copied: first to last, from the end of the
+    /// array reversed (a loop for each kind: handed through a generic closure, each record is
+    /// copied).
     private func replayWaiting() {
         guard waitingCount > 0 else { return }
         // Most records give a point: room for them all, made once rather than grown.
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
-        // The machines are taken out for the burst, so that they change in place; each record is
-        // moved out of its array, not copied: first to last, from the end of the array reversed
-        // (a loop for each kind: handed through a generic closure, each record is copied).
-        let taken = machines
-        machines = .outForReplay
-        switch consume taken {
-        case .instrument(var replay):
+        switch machines {
+        case .instrument(let replay):
             var records: [AVTRecord] = []
             swap(&records, &waitingAVT)
             records.reverseByMoving()
             while let record = records.popLast() { replay.replay(record, into: &outputs) }
-            machines = .instrument(replay)
-        case .player(var replay):
+        case .player(let replay):
             var records: [MarconiRecord] = []
             swap(&records, &waitingMarconi)
             records.reverseByMoving()
             while let record = records.popLast() { replay.replay(record, into: &outputs) }
-            machines = .player(replay)
-        case .app(var replay):
+        case .app(let replay):
             var records: [Record] = []
             swap(&records, &waitingApp)
             records.reverseByMoving()
             while let record = records.popLast() { replay.replay(record, into: &outputs) }
-            machines = .app(replay)
-        case .outForReplay:
-            break
         }
+        waitingCount = 0
+        outputCount = outputs.count
     }
 
     /// Hands over the outputs produced since the last hand-over.
@@ -164,6 +163,7 @@ final class Life {
         replayWaiting()
         var taken = LifeOutputs()
         swap(&taken, &outputs)
+        outputCount = 0
         aggregateRowPoints(taken.points)
         report.trace = taken.trace
         report.points = taken.points
@@ -201,13 +201,11 @@ final class Life {
                 summary.timedOut = closing == .idleGap && summary.outcome == .open
                 return summary
             }
-        case .player(var player):
+        case .player(let player):
             let (items, points) = player.finish()
             report.marconiItems = items
             aggregateRowPoints(points)
             report.points += points
-        case .outForReplay:
-            break
         }
         guard !rowAggregates.isEmpty else { return report }
         let groupBy = options.groupBy

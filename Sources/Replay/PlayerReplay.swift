@@ -10,7 +10,7 @@ import OpenAVT
 /// (milliseconds) and the counters `Errors` and `TrackChanges`, tagged with the player and
 /// the item's `station` and `kind` (left out when the meta has none), with the item's
 /// `title` as a string field.
-struct PlayerReplay {
+final class PlayerReplay {
     private var replay: MarconiPlayerReplay
     private let options: ReplayOptions
 
@@ -19,14 +19,14 @@ struct PlayerReplay {
         self.options = options
     }
 
-    mutating func replay(_ record: borrowing MarconiRecord, into outputs: inout LifeOutputs) {
+    func replay(_ record: borrowing MarconiRecord, into outputs: inout LifeOutputs) {
         if let change = replay.replay(record), options.includeTrace {
             outputs.trace.append(.marconi(change))
         }
     }
 
     /// The player's items, and their metrics.
-    mutating func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
+    func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
         let items = replay.finish()
         var points: [MetricPoint] = []
         for (index, item) in items.enumerated() {
