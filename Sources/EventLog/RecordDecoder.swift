@@ -52,9 +52,6 @@ public final class RecordDecoder {
     /// written without an array's checks (measured: those were 60 instructions an attribute).
     private let packingNumbers = UnsafeMutablePointer<UInt32>.allocate(capacity: maxPackedDirectly)
     private var scratch: [UInt8] = []
-    /// The attributes of the last OpenAVT record, whose memory packs the next one's once
-    /// the record is released (``EventModel/PackedAttributes/pack(byteCount:reusing:_:)``).
-    private var lastAVTAttributes = PackedAttributes()
 
     /// Creates a decoder; its parser is allocated on first use.
     public init() {}
@@ -149,7 +146,7 @@ public final class RecordDecoder {
                 instrument: try nonEmptyString(raw.pointee.instrument, field: "instrument").get(),
                 tracker: try Self.tracker(raw.pointee.tracker).get(),
                 action: try nonEmptyString(raw.pointee.action, field: "action").get(),
-                packedAttributes: try packed(raw.pointee.attrs, field: "attrs", reusing: &lastAVTAttributes).get())
+                packedAttributes: try packed(raw.pointee.attrs, field: "attrs").get())
         }.map(Record.avt)
     }
 
@@ -316,32 +313,22 @@ public final class RecordDecoder {
         return .success(attributes)
     }
 
-    /// An object field as ``PackedAttributes``, under the rules of ``object(_:field:)``.
-    ///
-    /// The usual object (unique keys, every value a string, number or boolean) is packed
-    /// straight from the parser's entries, without a dictionary; any other goes through
-    /// ``object(_:field:)``.
-    private func packed(_ raw: csj_object, field: String) -> Result<PackedAttributes, Rejection> {
-        var storage = PackedAttributes()
-        return packed(raw, field: field, reusing: &storage)
-    }
-
     /// The key numbers the parser packs `attrs` and `actionAttrs` with
     /// (`csj_decoder_set_key_numbers`).
     private static let keyNumber: csj_key_number_fn = { name, length in
         PackedAttributes.keyNumber(ofName: UnsafeRawBufferPointer(start: name, count: length))
     }
 
-    /// As ``packed(_:field:)``, in `storage`'s memory when it can be reused.
+    /// An object field as ``PackedAttributes``, under the rules of ``object(_:field:)``.
     ///
-    /// The parser packs the usual object itself, without listing its entries for this first
-    /// (measured: 1M records 3% faster); the rest are packed here, or go through a dictionary.
-    private func packed(_ raw: csj_object, field: String, reusing storage: inout PackedAttributes)
-        -> Result<PackedAttributes, Rejection>
-    {
+    /// The usual object (unique keys, every value a string, number or boolean) is packed
+    /// straight from the parser's entries, without a dictionary; any other goes through
+    /// ``object(_:field:)``. The parser packs the usual object itself, without listing its
+    /// entries for this first.
+    private func packed(_ raw: csj_object, field: String) -> Result<PackedAttributes, Rejection> {
         if raw.kind == .CSJ_OBJECT, raw.packed_length > 0, let bytes = raw.packed {
-            storage.replace(withPackedBytes: UnsafeRawBufferPointer(start: bytes, count: raw.packed_length))
-            return .success(storage)
+            return .success(
+                PackedAttributes(packedBytes: UnsafeRawBufferPointer(start: bytes, count: raw.packed_length)))
         }
         guard raw.kind == .CSJ_OBJECT, let entries = raw.entries, raw.count > 0,
             raw.count <= Self.maxPackedDirectly
@@ -377,7 +364,7 @@ public final class RecordDecoder {
                 isString: entry.value.kind == .CSJ_STRING)
             packingNumbers[index] = number
         }
-        let attributes = PackedAttributes.pack(byteCount: size, reusing: &storage) { writer in
+        let attributes = PackedAttributes.pack(byteCount: size) { writer in
             for index in 0..<raw.count {
                 let entry = entries[index]
                 let number = packingNumbers[index]

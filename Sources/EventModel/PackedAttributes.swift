@@ -110,19 +110,6 @@ public struct PackedAttributes: Hashable, Sendable {
     /// ``packedSize(keyNumber:nameBytes:valueBytes:isString:)``), written by `body` into
     /// storage of exactly that size. The caller keeps keys unique.
     public static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
-        var packed = PackedAttributes()
-        return pack(byteCount: byteCount, reusing: &packed, body)
-    }
-
-    /// Packs as ``pack(byteCount:_:)`` does, into `storage`'s memory when nothing else holds
-    /// it and it fits, and returns `storage` (no entries leave it as it was, for the next
-    /// record, and return empty attributes). A decoder that keeps the attributes of its last
-    /// record packs the next record's in the same memory once that record has been stored
-    /// and released (measured: without an allocation and a free for each record on the
-    /// thread that routes them, five million records took 11.5 s of CPU instead of 12.5).
-    public static func pack(byteCount: Int, reusing storage: inout PackedAttributes, _ body: (inout Writer) -> Void)
-        -> PackedAttributes
-    {
         guard byteCount > 0 else { return PackedAttributes() }
         let size = headerSize + byteCount
         // Written in scratch memory (on the stack unless large), then copied into the array:
@@ -130,14 +117,13 @@ public struct PackedAttributes: Hashable, Sendable {
         // unspecialised code, which looked the array type's metadata up on every record
         // (measured: the allocation took 615 instructions a record, 2.4% of a replay's; this
         // way some 280).
-        withUnsafeTemporaryAllocation(byteCount: size + Writer.slack, alignment: 8) { scratch in
+        return withUnsafeTemporaryAllocation(byteCount: size + Writer.slack, alignment: 8) { scratch in
             var writer = Writer(buffer: scratch)
             body(&writer)
             precondition(writer.offset == size, "packed entries differ from their announced size")
             writer.buffer.storeBytes(of: writer.numberBits.littleEndian, toByteOffset: 0, as: UInt64.self)
-            storage.replace(withPackedBytes: UnsafeRawBufferPointer(rebasing: scratch[..<size]))
+            return PackedAttributes(packedBytes: UnsafeRawBufferPointer(rebasing: scratch[..<size]))
         }
-        return storage
     }
 
     /// Writes entries into the storage of ``pack(byteCount:_:)``.

@@ -10,7 +10,7 @@ import ValueProposition
 /// `Started`, `Paused`, `Completed`, `Canceled`), `SessionDuration` (milliseconds since the
 /// session opened) when it ends, and a gauge for every duration a `duration` middleware added
 /// (``Middleware/isDurationKey(_:)``).
-final class AppReplay {
+struct AppReplay {
     private var manager: SessionManager
     private var sessions = VPSessionRecorder()
     /// The metric origin of each session, by its row in `sessions`, with the app and name it
@@ -32,7 +32,7 @@ final class AppReplay {
     /// The record is read where it lies: taking its action out of it, as a value of its own,
     /// copied it (a retain of each of its strings and packed attributes, which by the time a
     /// session is replayed are out of the cache: 1% of a run's samples).
-    func replay(_ record: borrowing Record, into outputs: inout LifeOutputs) {
+    mutating func replay(_ record: borrowing Record, into outputs: inout LifeOutputs) {
         var produced: [SessionOutput]
         switch record {
         case .vp(let action):
@@ -70,7 +70,7 @@ final class AppReplay {
         }
     }
 
-    private func addMetrics(
+    private mutating func addMetrics(
         for event: ValuePropositionEvent, original: ValuePropositionEvent, into outputs: inout LifeOutputs
     ) {
         let row = sessions.row(of: event.sessionID)
@@ -105,7 +105,7 @@ final class AppReplay {
 
     /// One origin for all of a session's points, made with its first: the encoders escape it
     /// once, and know it again by identity.
-    private func origin(of event: ValuePropositionEvent, row: Int?) -> MetricOrigin {
+    private mutating func origin(of event: ValuePropositionEvent, row: Int?) -> MetricOrigin {
         let known = row.flatMap { $0 < origins.count ? origins[$0] : nil } ?? originsOfOtherIDs[event.sessionID]
         if let known, known.app == event.app, known.name == event.name {
             return known.origin

@@ -6,7 +6,7 @@ import OpenAVT
 /// A tracker is added when a record of it first comes (with every lower id not added yet),
 /// and the instrument is then made ready again (``Instrument/ready()``), as an app that adds a
 /// tracker does.
-final class InstrumentReplay {
+struct InstrumentReplay {
     let instrument: Instrument
     /// The instrument's trackers, which it keeps: read without a retain and a release each.
     private var trackers: [Unmanaged<ReplayTracker>] = []
@@ -35,7 +35,7 @@ final class InstrumentReplay {
     }
 
     /// Adds trackers up to `tracker`.
-    private func addTrackers(upTo tracker: TrackerID) {
+    private mutating func addTrackers(upTo tracker: TrackerID) {
         while trackers.count <= tracker {
             let replayTracker = ReplayTracker()
             let id = instrument.addTracker(replayTracker)
@@ -46,7 +46,7 @@ final class InstrumentReplay {
     }
 
     /// Replays a record, adding the trace lines and points it gives to `outputs`.
-    func replay(_ record: borrowing AVTRecord, into outputs: inout LifeOutputs) {
+    mutating func replay(_ record: borrowing AVTRecord, into outputs: inout LifeOutputs) {
         if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
         let tracker = trackers[record.tracker]
         record.packedAttributes.withPackedBytes { bytes in
@@ -88,7 +88,7 @@ final class InstrumentReplay {
     /// Sets `lastOrigin` to the origin of a tracker's points during a playback (its
     /// `playback_id` string field), shared by the points in a row of the same tracker and
     /// playback.
-    private func updateOrigin(tracker: TrackerID, of event: Event) {
+    private mutating func updateOrigin(tracker: TrackerID, of event: Event) {
         if lastOrigin != nil, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
             return
         }

@@ -28,6 +28,8 @@ final class Life {
         case instrument(InstrumentReplay)
         case app(AppReplay)
         case player(PlayerReplay)
+        /// While a burst of records is replayed (``replayWaiting()``), the machines are out.
+        case outForReplay
     }
     /// The time of the first record.
     let first: Timestamp
@@ -129,30 +131,36 @@ final class Life {
     }
 
     /// Replays the records that wait, in the order they came (a life has records of one kind).
-    ///
-    /// Each record is moved out of its array, not copied: first to last, from the end of the
-    /// array reversed (a loop for each kind: handed through a generic closure, each record is
-    /// copied).
     private func replayWaiting() {
         guard waitingCount > 0 else { return }
         // Most records give a point: room for them all, made once rather than grown.
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
-        switch machines {
-        case .instrument(let replay):
+        // The machines are taken out for the burst, so that they change in place; each record is
+        // moved out of its array, not copied: first to last, from the end of the array reversed
+        // (a loop for each kind: handed through a generic closure, each record is copied).
+        let taken = machines
+        machines = .outForReplay
+        switch consume taken {
+        case .instrument(var replay):
             var records: [AVTRecord] = []
             swap(&records, &waitingAVT)
             records.reverseByMoving()
             while let record = records.popLast() { replay.replay(record, into: &outputs) }
-        case .player(let replay):
+            machines = .instrument(replay)
+        case .player(var replay):
             var records: [MarconiRecord] = []
             swap(&records, &waitingMarconi)
             records.reverseByMoving()
             while let record = records.popLast() { replay.replay(record, into: &outputs) }
-        case .app(let replay):
+            machines = .player(replay)
+        case .app(var replay):
             var records: [Record] = []
             swap(&records, &waitingApp)
             records.reverseByMoving()
             while let record = records.popLast() { replay.replay(record, into: &outputs) }
+            machines = .app(replay)
+        case .outForReplay:
+            break
         }
         waitingCount = 0
         outputCount = outputs.count
@@ -201,11 +209,13 @@ final class Life {
                 summary.timedOut = closing == .idleGap && summary.outcome == .open
                 return summary
             }
-        case .player(let player):
+        case .player(var player):
             let (items, points) = player.finish()
             report.marconiItems = items
             aggregateRowPoints(points)
             report.points += points
+        case .outForReplay:
+            break
         }
         guard !rowAggregates.isEmpty else { return report }
         let groupBy = options.groupBy

@@ -10,7 +10,7 @@ import OpenAVT
 /// (milliseconds) and the counters `Errors` and `TrackChanges`, tagged with the player and
 /// the item's `station` and `kind` (left out when the meta has none), with the item's
 /// `title` as a string field.
-final class PlayerReplay {
+struct PlayerReplay {
     private var replay: MarconiPlayerReplay
     private let options: ReplayOptions
 
@@ -19,14 +19,14 @@ final class PlayerReplay {
         self.options = options
     }
 
-    func replay(_ record: borrowing MarconiRecord, into outputs: inout LifeOutputs) {
+    mutating func replay(_ record: borrowing MarconiRecord, into outputs: inout LifeOutputs) {
         if let change = replay.replay(record), options.includeTrace {
             outputs.trace.append(.marconi(change))
         }
     }
 
     /// The player's items, and their metrics.
-    func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
+    mutating func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
         let items = replay.finish()
         var points: [MetricPoint] = []
         for (index, item) in items.enumerated() {
