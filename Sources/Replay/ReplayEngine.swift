@@ -47,8 +47,9 @@ public struct ReplayEngine {
     /// Records refused because they came after a later record of their life was replayed.
     public private(set) var lateRecords = 0
 
-    /// Log time after which an idle life hands over its pending outputs: one minute.
-    public static let flushDelay: Int64 = 60_000
+    /// Log time after which an idle life replays its waiting records and hands its outputs
+    /// over: fifteen minutes (a life waits with at most ``pendingLimit`` of them).
+    public static let flushDelay: Int64 = 900_000
     /// Records and outputs waiting after which a life hands them over at its next second.
     public static let pendingLimit = 64
 

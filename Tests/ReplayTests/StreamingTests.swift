@@ -145,18 +145,18 @@ struct StreamingTests {
         }
     }
 
-    @Test func anIdleLifeHandsOverItsOutputsAfterAMinute() {
+    @Test func anIdleLifeHandsOverItsOutputsAfterTheFlushDelay() {
         var engine = ReplayEngine(options: ReplayOptions(includeTrace: true))
         _ = engine.add(avt(0, "StreamLoad"), at: SourcePosition(fileRank: 0, line: 1))
         _ = engine.add(avt(1_000, "Start"), at: SourcePosition(fileRank: 0, line: 2))
         guard
             case .replayed(let early) = engine.add(
-                avt(30_000, "Ping", instrument: "j"), at: SourcePosition(fileRank: 0, line: 3))
+                avt(ReplayEngine.flushDelay, "Ping", instrument: "j"), at: SourcePosition(fileRank: 0, line: 3))
         else { return }
         #expect(early.isEmpty)
         guard
             case .replayed(let due) = engine.add(
-                avt(61_001, "Ping", instrument: "j"), at: SourcePosition(fileRank: 0, line: 4))
+                avt(ReplayEngine.flushDelay + 1_001, "Ping", instrument: "j"), at: SourcePosition(fileRank: 0, line: 4))
         else { return }
         #expect(due.map(\.key.id) == ["i"])
         #expect(due.first?.trace.count == 2)
