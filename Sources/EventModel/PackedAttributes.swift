@@ -89,11 +89,11 @@ public struct PackedAttributes: Hashable, Sendable {
     /// Makes these the attributes of bytes ``withPackedBytes(_:)`` gave, in the same
     /// process, copied into the memory these took when nothing else holds it and they fit.
     ///
-    /// A decoder packs every record's attributes, and a tracker takes every replayed record's,
-    /// this way: one `replaceSubrange` (measured: emptying the array, then appending, cost 100
-    /// instructions more a call), and memory kept up to four times the size needed, plus 256
-    /// bytes, so that records of different sizes in turn do not each allocate anew (measured:
-    /// at twice the size plus 64 bytes, one call in five allocated).
+    /// A tracker takes every replayed record's attributes this way, in memory it keeps: one
+    /// `replaceSubrange` rather than emptying then appending, and memory kept up to four times
+    /// the size needed, plus 256 bytes, so that records of different sizes in turn do not each
+    /// allocate anew. Attributes made from bytes (``init(packedBytes:)``) take memory of their
+    /// size.
     public mutating func replace(withPackedBytes packedBytes: UnsafeRawBufferPointer) {
         // Memory much larger than needed is not kept for every later record (it would be,
         // when the storage is shared and the array copies it with its capacity).
