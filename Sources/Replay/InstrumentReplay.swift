@@ -8,8 +8,8 @@ import OpenAVT
 /// tracker does.
 struct InstrumentReplay {
     let instrument: Instrument
-    /// The instrument's trackers, which it keeps: read without a retain and a release each.
-    private var trackers: [Unmanaged<ReplayTracker>] = []
+    /// The instrument's trackers, by id.
+    private var trackers: [ReplayTracker] = []
     private var playbacks: PlaybackRecorder
     /// The origin of the last points, and their tracker and playback: made again when either
     /// changes.
@@ -40,7 +40,7 @@ struct InstrumentReplay {
             let replayTracker = ReplayTracker()
             let id = instrument.addTracker(replayTracker)
             trackerTags.append([MetricTag("instrument", instrument.id), MetricTag("tracker", String(id))])
-            trackers.append(.passUnretained(replayTracker))
+            trackers.append(replayTracker)
         }
         instrument.ready()
     }
@@ -49,9 +49,7 @@ struct InstrumentReplay {
     mutating func replay(_ record: borrowing AVTRecord, into outputs: inout LifeOutputs) {
         if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
         let tracker = trackers[record.tracker]
-        record.packedAttributes.withPackedBytes { bytes in
-            tracker._withUnsafeGuaranteedRef { $0.load(packedBytes: bytes) }
-        }
+        record.packedAttributes.withPackedBytes { tracker.load(packedBytes: $0) }
         let action = Action.named(record.action)
         let outcome = instrument.emit(action, trackerID: record.tracker, at: record.timestamp)
         switch consume outcome {
