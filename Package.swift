@@ -52,13 +52,14 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
         .target(name: "CMallocTuning"),
         .target(name: "CWriteback"),
+        .target(name: "CMemoryHints"),
         .target(name: "MetricsPush"),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayCLI",
             dependencies: [
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
-                "CWriteback", "MetricsPush", "ReportDiff",
+                "CWriteback", "CMemoryHints", "MetricsPush", "ReportDiff",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]

@@ -46,12 +46,11 @@ struct InstrumentReplay {
     }
 
     /// Replays a record, adding the trace lines and points it gives to `outputs`.
-    mutating func replay(_ record: borrowing AVTRecord, into outputs: inout LifeOutputs) {
+    mutating func replay(_ record: WaitingAVTRecords.Entry, into outputs: inout LifeOutputs) {
         if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
         let tracker = trackers[record.tracker]
-        record.packedAttributes.withPackedBytes { tracker.load(packedBytes: $0) }
-        let action = Action.named(record.action)
-        let outcome = instrument.emit(action, trackerID: record.tracker, at: record.timestamp)
+        tracker.load(packedBytes: record.attributes)
+        let outcome = instrument.emit(record.action, trackerID: record.tracker, at: record.timestamp)
         switch consume outcome {
         case .accepted(let event, let metrics):
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)

@@ -39,16 +39,15 @@ final class Life {
     private var outputs = LifeOutputs()
     /// Records taken but not replayed yet: a life replays its records in bursts, when it hands
     /// its outputs over, so that its state machines stay in the cache for all of them. An
-    /// instrument's and a player's are kept as their payloads, which a replay borrows in place.
-    private var waitingAVT: [AVTRecord] = []
+    /// instrument's lie back to back in one buffer (``WaitingAVTRecords``), a player's are kept
+    /// as their payloads.
+    private var waitingAVT = WaitingAVTRecords()
     private var waitingMarconi: [MarconiRecord] = []
     private var waitingApp: [Record] = []
 
     /// How many records wait to be replayed (kept as a number: the arrays' counts are in
     /// their buffers, away from the life).
     private var waitingCount = 0
-    /// The records room is made for at once.
-    private static let recordsReserved = 16
     /// The deadline of the life's newest entry in the engine's heap.
     var scheduled = Timestamp(milliseconds: .max)
     /// With `--group-by`, the metrics of each row by row index, aggregated by bucket, system and
@@ -115,7 +114,6 @@ final class Life {
         if keepsRecords { records.append((copy record, position)) }
         switch consume record {
         case .avt(let avt):
-            if waitingAVT.isEmpty { waitingAVT.reserveCapacity(Self.recordsReserved) }
             waitingAVT.append(avt)
         case .marconi(let marconi):
             waitingMarconi.append(marconi)
@@ -130,8 +128,9 @@ final class Life {
         replayWaiting()
     }
 
-    /// Replays the records that wait, in the order they came (a life has records of one kind).
-    private func replayWaiting() {
+    /// Replays the records that wait, in the order they came (a life has records of one kind);
+    /// an active life keeps the memory they took for its next ones (`keepingCapacity`).
+    private func replayWaiting(keepingCapacity: Bool = false) {
         guard waitingCount > 0 else { return }
         // Most records give a point: room for them all, made once rather than grown.
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
@@ -142,10 +141,7 @@ final class Life {
         machines = .outForReplay
         switch consume taken {
         case .instrument(var replay):
-            var records: [AVTRecord] = []
-            swap(&records, &waitingAVT)
-            records.reverseByMoving()
-            while let record = records.popLast() { replay.replay(record, into: &outputs) }
+            waitingAVT.drain(keepingCapacity: keepingCapacity) { replay.replay($0, into: &outputs) }
             machines = .instrument(replay)
         case .player(var replay):
             var records: [MarconiRecord] = []
@@ -166,9 +162,10 @@ final class Life {
         outputCount = outputs.count
     }
 
-    /// Hands over the outputs produced since the last hand-over.
-    func takeOutputs(into report: inout SessionReport) {
-        replayWaiting()
+    /// Hands over the outputs produced since the last hand-over; an active life keeps the memory
+    /// of its waiting records for its next ones (`keepingCapacity`).
+    func takeOutputs(into report: inout SessionReport, keepingCapacity: Bool = false) {
+        replayWaiting(keepingCapacity: keepingCapacity)
         var taken = LifeOutputs()
         swap(&taken, &outputs)
         outputCount = 0

@@ -109,7 +109,7 @@ public struct ReplayEngine {
             if life.pendingCount >= Self.pendingLimit,
                 timestamp.epochSeconds > latest.epochSeconds
             {
-                reports.append(flush(life, due: frontier ?? timestamp))
+                reports.append(flush(life, due: frontier ?? timestamp, active: true))
             }
             life.take(record, at: position)
             schedule(life)
@@ -185,10 +185,11 @@ public struct ReplayEngine {
         }
     }
 
-    /// Hands over the pending outputs of the life at `index`.
-    private func flush(_ life: Life, due: Timestamp) -> SessionReport {
+    /// Hands over the pending outputs of a life; an `active` one (not idle for ``flushDelay``)
+    /// keeps the memory of its waiting records.
+    private func flush(_ life: Life, due: Timestamp, active: Bool) -> SessionReport {
         var report = SessionReport(key: life.key, closing: nil)
-        life.takeOutputs(into: &report)
+        life.takeOutputs(into: &report, keepingCapacity: active)
         report.closeSequence = recordsAdded
         report.orderTime = due
         return report
@@ -234,7 +235,7 @@ public struct ReplayEngine {
                 // The life had records since: its deadline moved, and it comes out again in order.
                 schedule(life)
             } else if life.latest.milliseconds &+ options.idleGap > next.time.milliseconds {
-                reports.append(flush(life, due: next.time))
+                reports.append(flush(life, due: next.time, active: false))
                 schedule(life)
             } else {
                 lives.remove(at: index)

@@ -1,3 +1,4 @@
+import CMemoryHints
 import EventLog
 import EventModel
 import Foundation
@@ -25,6 +26,7 @@ struct ReplayFeed {
     static let problemsShown = 10
     static let batchSize = 2_048
     static let maxBatchesQueued = 4
+    static let prefetchDistance = 8
 
     var engine: ReplayEngine
     let reports: ReportSet
@@ -76,6 +78,11 @@ struct ReplayFeed {
         while var batch = queue.take() {
             // Each item moved out of the batch, not copied.
             for index in batch.indices {
+                if index + Self.prefetchDistance < batch.count,
+                    case .record(let record, _, _)? = batch[index + Self.prefetchDistance]
+                {
+                    avt_prefetch(UnsafeRawPointer(bitPattern: record.attributesStorageAddress))
+                }
                 if let item = batch[index].take() { take(item) }
             }
         }

@@ -1,0 +1,130 @@
+import EventModel
+
+/// The OpenAVT records a life has taken and not replayed yet, back to back in one byte buffer.
+///
+/// Records come in time order from thousands of instruments at once, and a life replays the
+/// ones that wait in a burst. Kept as ``EventModel/AVTRecord`` values, each record's packed
+/// attributes were a heap object of its own, which the burst's first touch found out of the
+/// cache; here a life's waiting records lie together and the burst reads them in order.
+///
+/// An entry is a fixed ``Header`` followed by the packed attributes' bytes
+/// (``EventModel/PackedAttributes/withPackedBytes(_:)``). Each action name is looked up once a
+/// burst (``Action/named(_:)``), not once a record.
+struct WaitingAVTRecords {
+    private var bytes: [UInt8] = []
+    /// The actions met since the log was last emptied, in order of first use.
+    private var actions: [Action] = []
+    /// The words of each action's name as the records carried it (``EventModel/StringWords``):
+    /// the decoder makes each name once, so the same name is mostly the same words.
+    private var actionNames: [StringWords] = []
+    /// The index of the last action appended: most records repeat their instrument's last one.
+    private var lastAction = 0
+    /// How many records wait.
+    private(set) var count = 0
+
+    /// The part of an entry before the attributes.
+    private struct Header {
+        var timestamp: Int64
+        var attributesByteCount: UInt32
+        var tracker: UInt16
+        var action: UInt32
+
+        static let size = 18
+
+        func write(to target: UnsafeMutableRawPointer) {
+            target.storeBytes(of: timestamp, as: Int64.self)
+            target.storeBytes(of: attributesByteCount, toByteOffset: 8, as: UInt32.self)
+            target.storeBytes(of: tracker, toByteOffset: 12, as: UInt16.self)
+            target.storeBytes(of: action, toByteOffset: 14, as: UInt32.self)
+        }
+
+        init(timestamp: Int64, attributesByteCount: UInt32, tracker: UInt16, action: UInt32) {
+            self.timestamp = timestamp
+            self.attributesByteCount = attributesByteCount
+            self.tracker = tracker
+            self.action = action
+        }
+
+        init(at source: UnsafeRawPointer) {
+            timestamp = source.loadUnaligned(as: Int64.self)
+            attributesByteCount = source.loadUnaligned(fromByteOffset: 8, as: UInt32.self)
+            tracker = source.loadUnaligned(fromByteOffset: 12, as: UInt16.self)
+            action = source.loadUnaligned(fromByteOffset: 14, as: UInt32.self)
+        }
+    }
+
+    /// Room made with a life's first waiting record: most bursts are a few dozen records of a
+    /// hundred-odd bytes.
+    private static let initialCapacity = 2048
+
+    /// Appends a record (its tracker in ``EventModel/AVTRecord/trackerRange``).
+    mutating func append(_ record: borrowing AVTRecord) {
+        if bytes.isEmpty { bytes.reserveCapacity(Self.initialCapacity) }
+        let action = actionIndex(of: record.action)
+        record.packedAttributes.withPackedBytes { attributes in
+            let header = Header(
+                timestamp: record.timestamp.milliseconds, attributesByteCount: UInt32(attributes.count),
+                tracker: UInt16(record.tracker), action: UInt32(action))
+            // The entry is put together aside and appended at once: each append to the array
+            // checks that it is uniquely referenced and has room.
+            withUnsafeTemporaryAllocation(byteCount: Header.size + attributes.count, alignment: 8) { scratch in
+                guard let target = scratch.baseAddress else { return }
+                header.write(to: target)
+                if let source = attributes.baseAddress {
+                    (target + Header.size).copyMemory(from: source, byteCount: attributes.count)
+                }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(scratch))
+            }
+        }
+        count += 1
+    }
+
+    /// The index in `actions` of an action name, added on first use. A name whose string was
+    /// made apart gets an index of its own, for the same action.
+    private mutating func actionIndex(of name: String) -> Int {
+        let words = StringWords(name)
+        if lastAction < actionNames.count && actionNames[lastAction] == words { return lastAction }
+        if let index = actionNames.firstIndex(of: words) {
+            lastAction = index
+        } else {
+            lastAction = actions.count
+            actions.append(Action.named(name))
+            actionNames.append(words)
+        }
+        return lastAction
+    }
+
+    /// One waiting record, valid during the call that gives it.
+    struct Entry {
+        var timestamp: Timestamp
+        var tracker: Int
+        var action: Action
+        /// The bytes of its packed attributes.
+        var attributes: UnsafeRawBufferPointer
+    }
+
+    /// Calls `body` with each waiting record in the order they came, then empties the log;
+    /// its memory is kept for the next records with `keepingCapacity`.
+    mutating func drain(keepingCapacity: Bool, _ body: (Entry) -> Void) {
+        bytes.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var offset = 0
+            while offset < buffer.count {
+                let header = Header(at: base + offset)
+                let start = offset + Header.size
+                offset = start + Int(header.attributesByteCount)
+                body(
+                    Entry(
+                        timestamp: Timestamp(milliseconds: header.timestamp), tracker: Int(header.tracker),
+                        action: actions[Int(header.action)],
+                        attributes: UnsafeRawBufferPointer(start: base + start, count: Int(header.attributesByteCount)))
+                )
+            }
+        }
+        bytes.removeAll(keepingCapacity: keepingCapacity)
+        actions.removeAll(keepingCapacity: keepingCapacity)
+        actionNames.removeAll(keepingCapacity: keepingCapacity)
+        lastAction = 0
+        count = 0
+    }
+}

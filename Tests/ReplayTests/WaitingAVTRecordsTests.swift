@@ -1,0 +1,56 @@
+import EventModel
+import Testing
+
+@testable import Replay
+
+/// A life's waiting OpenAVT records, kept back to back in one buffer, come out as they went
+/// in: time, tracker, action and attributes, in order.
+@Suite struct WaitingAVTRecordsTests {
+    private func record(_ milliseconds: Int64, tracker: Int, action: String, _ attributes: Attributes) -> AVTRecord {
+        AVTRecord(
+            timestamp: Timestamp(milliseconds: milliseconds), instrument: "ios-1", tracker: tracker, action: action,
+            attributes: attributes)
+    }
+
+    private func drained(_ log: inout WaitingAVTRecords, keepingCapacity: Bool) -> [AVTRecord] {
+        var out: [AVTRecord] = []
+        log.drain(keepingCapacity: keepingCapacity) { entry in
+            out.append(
+                AVTRecord(
+                    timestamp: entry.timestamp, instrument: "ios-1", tracker: entry.tracker, action: entry.action.name,
+                    packedAttributes: PackedAttributes(packedBytes: entry.attributes)))
+        }
+        return out
+    }
+
+    @Test func recordsComeOutAsTheyWentIn() {
+        let records = [
+            record(1_000, tracker: 0, action: "Start", ["position": 0, "title": "Épisode 1"]),
+            record(1_000, tracker: 1023, action: "AdBegin", [:]),
+            record(-5, tracker: 2, action: "MyOwnAction", ["long": .string(String(repeating: "x", count: 5_000))]),
+            record(Int64.max, tracker: 0, action: "Start", ["ratio": 0.25, "isLive": true]),
+        ]
+        var log = WaitingAVTRecords()
+        for record in records { log.append(record) }
+        #expect(log.count == 4)
+        #expect(drained(&log, keepingCapacity: true) == records)
+        #expect(log.count == 0)
+        // Emptied, it takes new records and forgets the old actions.
+        log.append(records[2])
+        #expect(drained(&log, keepingCapacity: false) == [records[2]])
+        #expect(drained(&log, keepingCapacity: false).isEmpty)
+    }
+
+    /// An action is looked up once and is OpenAVT's own where the name is one of its actions,
+    /// however its string was made.
+    @Test func actionsAreOpenAVTsOwn() {
+        var log = WaitingAVTRecords()
+        let madeApart = String("Sta") + String("rt")
+        log.append(record(1, tracker: 0, action: "Start", [:]))
+        log.append(record(2, tracker: 0, action: madeApart, [:]))
+        log.append(record(3, tracker: 0, action: "Custom", [:]))
+        var actions: [Action] = []
+        log.drain(keepingCapacity: false) { actions.append($0.action) }
+        #expect(actions == [.start, .start, Action(name: "Custom")])
+    }
+}
