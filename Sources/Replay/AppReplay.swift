@@ -18,12 +18,13 @@ struct AppReplay {
     /// middleware made up).
     private var origins: [(app: String, name: String, origin: MetricOrigin)?] = []
     private var originsOfOtherIDs: [String: (app: String, name: String, origin: MetricOrigin)] = [:]
-    private let options: ReplayOptions
+    private let sharedOptions: SharedReplayOptions
+    private var options: ReplayOptions { sharedOptions.options }
     private(set) var lastRecord: Timestamp?
 
-    init(app: String, scope: String, options: ReplayOptions) {
+    init(app: String, scope: String, options: SharedReplayOptions) {
         manager = SessionManager(app: app, scope: scope)
-        self.options = options
+        sharedOptions = options
     }
 
     /// Replays a record of the app session: a value-proposition action or a lifecycle event

@@ -19,12 +19,15 @@ struct InstrumentReplay {
     /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
     private var trackerTags: [[MetricTag]] = []
     private let path: [String]
-    private let options: ReplayOptions
+    /// Whether the trace lists the events the hub accepted, and those it rejected.
+    private let tracesAccepted: Bool
+    private let tracesRejected: Bool
 
     /// Sets up the instrument with components made by `options.components`; its ids are
     /// scoped with `scope`.
     init(id: String, scope: String, options: ReplayOptions) {
-        self.options = options
+        tracesAccepted = options.includeTrace
+        tracesRejected = options.includeTrace && options.includeRejected
         let components = options.components
         instrument = Instrument(
             id: id, hub: components.makeHub(SequentialIDGenerator(scope: scope)),
@@ -60,7 +63,7 @@ struct InstrumentReplay {
                     outputs.points.append(MetricPoint(metric, from: lastOrigin.unsafelyUnwrapped, rowIndex: row))
                 }
             }
-            if options.includeTrace {
+            if tracesAccepted {
                 outputs.trace.append(
                     .avt(
                         TraceEntry(
@@ -68,7 +71,7 @@ struct InstrumentReplay {
                             rejection: nil)))
             }
         case .rejected(let event?, let reason):
-            if options.includeTrace && options.includeRejected {
+            if tracesRejected {
                 outputs.trace.append(
                     .avt(
                         TraceEntry(

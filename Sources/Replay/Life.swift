@@ -18,35 +18,21 @@ struct LifeOutputs {
 /// A life holds no records (but with ``ReplayOptions/keepsRecords``, for `--state`): its
 /// state machines, the rows they are building, the outputs not handed over yet, and with
 /// `--group-by` its rows' metrics aggregated by bucket.
-final class Life {
+///
+/// Each system's life is a subclass that holds its state machines in place, with the records
+/// waiting for them: ``InstrumentLife``, ``AppLife``, ``PlayerLife``. A life replays its records
+/// in bursts, when it hands its outputs over, so that its state machines stay in the cache for
+/// all of them.
+class Life {
     let key: SessionKey
-    /// The state machines, by the key's system.
-    private var machines: Machines
-
-    /// One system's state machines: one of them, not room for all three, in every life.
-    private enum Machines {
-        case instrument(InstrumentReplay)
-        case app(AppReplay)
-        case player(PlayerReplay)
-        /// While a burst of records is replayed (``replayWaiting()``), the machines are out.
-        case outForReplay
-    }
     /// The time of the first record.
     let first: Timestamp
     /// The time of the latest record.
     private(set) var latest: Timestamp
     /// The trace lines and points not handed over yet.
-    private var outputs = LifeOutputs()
-    /// Records taken but not replayed yet: a life replays its records in bursts, when it hands
-    /// its outputs over, so that its state machines stay in the cache for all of them. An
-    /// instrument's lie back to back in one buffer (``WaitingAVTRecords``), a player's are kept
-    /// as their payloads.
-    private var waitingAVT = WaitingAVTRecords()
-    private var waitingMarconi: [MarconiRecord] = []
-    private var waitingApp: [Record] = []
-
-    /// How many records wait to be replayed (kept as a number: the arrays' counts are in
-    /// their buffers, away from the life).
+    fileprivate var outputs = LifeOutputs()
+    /// How many records wait to be replayed (kept as a number: the subclasses' waiting records
+    /// keep their count away from the life).
     private var waitingCount = 0
     /// The deadline of the life's newest entry in the engine's heap.
     var scheduled = Timestamp(milliseconds: .max)
@@ -59,24 +45,37 @@ final class Life {
     /// record, apart from the options.
     private let keepsRecords: Bool
     private let groupsRows: Bool
-    private let options: ReplayOptions
+    fileprivate let options: SharedReplayOptions
 
-    /// Starts the life of `key` at `first`; its ids are scoped with `first`'s milliseconds,
-    /// so that a later life of the same key gets other ids.
-    init(key: SessionKey, first: Timestamp, options: ReplayOptions) {
+    /// The life of `key` starting at `first`, of its system's kind; its ids are scoped with
+    /// `first`'s milliseconds, so that a later life of the same key gets other ids.
+    static func starting(key: SessionKey, first: Timestamp, options: SharedReplayOptions) -> Life {
+        let scope = String(first.milliseconds)
+        switch key.system {
+        case .openavt: return InstrumentLife(key: key, first: first, scope: scope, options: options)
+        case .vp: return AppLife(key: key, first: first, scope: scope, options: options)
+        case .marconi: return PlayerLife(key: key, first: first, options: options)
+        }
+    }
+
+    fileprivate init(key: SessionKey, first: Timestamp, options: SharedReplayOptions) {
         self.key = key
         self.first = first
         self.latest = first
         self.options = options
-        keepsRecords = options.keepsRecords
-        groupsRows = !options.groupBy.keys.isEmpty
-        let scope = String(first.milliseconds)
-        switch key.system {
-        case .openavt: machines = .instrument(InstrumentReplay(id: key.id, scope: scope, options: options))
-        case .vp: machines = .app(AppReplay(app: key.id, scope: scope, options: options))
-        case .marconi: machines = .player(PlayerReplay(player: key.id, options: options))
-        }
+        keepsRecords = options.options.keepsRecords
+        groupsRows = !options.options.groupBy.keys.isEmpty
     }
+
+    /// Keeps a record until the next burst (each subclass keeps its system's records).
+    fileprivate func wait(_ record: consuming Record) {}
+
+    /// Replays the waiting records into ``outputs``, in the order they came; an active life
+    /// keeps the memory they took for its next ones (`keepingCapacity`).
+    fileprivate func replayBurst(keepingCapacity: Bool) {}
+
+    /// Puts the life's rows in its last report, and the points they give at the end.
+    fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {}
 
     /// How many records and outputs wait to be replayed or handed over.
     var pendingCount: Int { waitingCount + outputCount }
@@ -112,14 +111,7 @@ final class Life {
         latest = max(latest, record.timestamp)
         waitingCount += 1
         if keepsRecords { records.append((copy record, position)) }
-        switch consume record {
-        case .avt(let avt):
-            waitingAVT.append(avt)
-        case .marconi(let marconi):
-            waitingMarconi.append(marconi)
-        case let record:
-            waitingApp.append(record)
-        }
+        wait(record)
     }
 
     /// Replays one record of the life now, no earlier than ``latest``.
@@ -128,36 +120,13 @@ final class Life {
         replayWaiting()
     }
 
-    /// Replays the records that wait, in the order they came (a life has records of one kind);
-    /// an active life keeps the memory they took for its next ones (`keepingCapacity`).
+    /// Replays the records that wait, in the order they came; an active life keeps the
+    /// memory they took for its next ones (`keepingCapacity`).
     private func replayWaiting(keepingCapacity: Bool = false) {
         guard waitingCount > 0 else { return }
         // Most records give a point: room for them all, made once rather than grown.
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
-        // The machines are taken out for the burst, so that they change in place; each record is
-        // moved out of its array, not copied: first to last, from the end of the array reversed
-        // (a loop for each kind: handed through a generic closure, each record is copied).
-        let taken = machines
-        machines = .outForReplay
-        switch consume taken {
-        case .instrument(var replay):
-            waitingAVT.drain(keepingCapacity: keepingCapacity) { replay.replay($0, into: &outputs) }
-            machines = .instrument(replay)
-        case .player(var replay):
-            var records: [MarconiRecord] = []
-            swap(&records, &waitingMarconi)
-            records.reverseByMoving()
-            while let record = records.popLast() { replay.replay(record, into: &outputs) }
-            machines = .player(replay)
-        case .app(var replay):
-            var records: [Record] = []
-            swap(&records, &waitingApp)
-            records.reverseByMoving()
-            while let record = records.popLast() { replay.replay(record, into: &outputs) }
-            machines = .app(replay)
-        case .outForReplay:
-            break
-        }
+        replayBurst(keepingCapacity: keepingCapacity)
         waitingCount = 0
         outputCount = outputs.count
     }
@@ -177,12 +146,12 @@ final class Life {
     }
 
     /// With `--group-by`, adds the points that belong to a row to the row's aggregates.
-    private func aggregateRowPoints(_ points: [MetricPoint]) {
+    fileprivate func aggregateRowPoints(_ points: [MetricPoint]) {
         guard groupsRows else { return }
         for point in points {
             guard let row = point.rowIndex, let value = MetricAggregates.value(of: point.metric) else { continue }
             let key = MetricAggregates.Key(
-                bucket: point.metric.timestamp.bucketStart(length: options.bucket), system: point.system,
+                bucket: point.metric.timestamp.bucketStart(length: options.options.bucket), system: point.system,
                 name: point.metric.name)
             rowAggregates[row, default: [:]][key, default: MetricAggregates.Aggregate()].add(value)
         }
@@ -192,30 +161,9 @@ final class Life {
     func end(_ closing: SessionReport.Closing) -> SessionReport {
         var report = SessionReport(key: key, closing: closing)
         takeOutputs(into: &report)
-        switch machines {
-        case .instrument(let instrument):
-            instrument.instrument.shutdown()
-            report.playbacks = instrument.summaries.map { summary in
-                var summary = summary
-                summary.timedOut = closing == .idleGap && summary.endAction == nil
-                return summary
-            }
-        case .app(let app):
-            report.vpSessions = app.summaries().map { summary in
-                var summary = summary
-                summary.timedOut = closing == .idleGap && summary.outcome == .open
-                return summary
-            }
-        case .player(var player):
-            let (items, points) = player.finish()
-            report.marconiItems = items
-            aggregateRowPoints(points)
-            report.points += points
-        case .outForReplay:
-            break
-        }
+        endRows(closing, into: &report)
         guard !rowAggregates.isEmpty else { return report }
-        let groupBy = options.groupBy
+        let groupBy = options.options.groupBy
         let groups: [[String]] =
             switch key.system {
             case .openavt: report.playbacks.map(groupBy.values(of:))
@@ -232,5 +180,96 @@ final class Life {
             }
         }
         return report
+    }
+}
+
+/// The life of an OpenAVT instrument: the instrument, its hub, metricalc and trackers, and the
+/// records that wait back to back in one buffer (``WaitingAVTRecords``).
+final class InstrumentLife: Life {
+    private var replay: InstrumentReplay
+    private var waiting = WaitingAVTRecords()
+
+    fileprivate init(key: SessionKey, first: Timestamp, scope: String, options: SharedReplayOptions) {
+        replay = InstrumentReplay(id: key.id, scope: scope, options: options.options)
+        super.init(key: key, first: first, options: options)
+    }
+
+    override fileprivate func wait(_ record: consuming Record) {
+        guard case .avt(let record) = consume record else { return }
+        waiting.append(record)
+    }
+
+    override fileprivate func replayBurst(keepingCapacity: Bool) {
+        waiting.drain(keepingCapacity: keepingCapacity) { replay.replay($0, into: &outputs) }
+    }
+
+    override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
+        replay.instrument.shutdown()
+        report.playbacks = replay.summaries.map { summary in
+            var summary = summary
+            summary.timedOut = closing == .idleGap && summary.endAction == nil
+            return summary
+        }
+    }
+}
+
+/// The life of an app session: Tentacles' session manager and the records that wait.
+final class AppLife: Life {
+    private var replay: AppReplay
+    private var waiting: [Record] = []
+
+    fileprivate init(key: SessionKey, first: Timestamp, scope: String, options: SharedReplayOptions) {
+        replay = AppReplay(app: key.id, scope: scope, options: options)
+        super.init(key: key, first: first, options: options)
+    }
+
+    override fileprivate func wait(_ record: consuming Record) {
+        waiting.append(record)
+    }
+
+    override fileprivate func replayBurst(keepingCapacity: Bool) {
+        // Each record moved out of the array, first to last, not copied.
+        var records: [Record] = []
+        swap(&records, &waiting)
+        records.reverseByMoving()
+        while let record = records.popLast() { replay.replay(record, into: &outputs) }
+    }
+
+    override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
+        report.vpSessions = replay.summaries().map { summary in
+            var summary = summary
+            summary.timedOut = closing == .idleGap && summary.outcome == .open
+            return summary
+        }
+    }
+}
+
+/// The life of a Marconi player: its state machine and the records that wait.
+final class PlayerLife: Life {
+    private var replay: PlayerReplay
+    private var waiting: [MarconiRecord] = []
+
+    override fileprivate init(key: SessionKey, first: Timestamp, options: SharedReplayOptions) {
+        replay = PlayerReplay(player: key.id, options: options.options)
+        super.init(key: key, first: first, options: options)
+    }
+
+    override fileprivate func wait(_ record: consuming Record) {
+        guard case .marconi(let record) = consume record else { return }
+        waiting.append(record)
+    }
+
+    override fileprivate func replayBurst(keepingCapacity: Bool) {
+        var records: [MarconiRecord] = []
+        swap(&records, &waiting)
+        records.reverseByMoving()
+        while let record = records.popLast() { replay.replay(record, into: &outputs) }
+    }
+
+    override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
+        let (items, points) = replay.finish()
+        report.marconiItems = items
+        aggregateRowPoints(points)
+        report.points += points
     }
 }

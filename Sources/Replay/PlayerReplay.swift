@@ -12,15 +12,15 @@ import OpenAVT
 /// `title` as a string field.
 struct PlayerReplay {
     private var replay: MarconiPlayerReplay
-    private let options: ReplayOptions
+    private let tracesChanges: Bool
 
     init(player: String, options: ReplayOptions) {
         replay = MarconiPlayerReplay(player: player)
-        self.options = options
+        tracesChanges = options.includeTrace
     }
 
     mutating func replay(_ record: borrowing MarconiRecord, into outputs: inout LifeOutputs) {
-        if let change = replay.replay(record), options.includeTrace {
+        if let change = replay.replay(record), tracesChanges {
             outputs.trace.append(.marconi(change))
         }
     }

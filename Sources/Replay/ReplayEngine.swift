@@ -29,6 +29,7 @@ import HeapModule
 /// shard's lives are replayed: each report comes out at the same place as in an unsharded run.
 public struct ReplayEngine {
     private let options: ReplayOptions
+    private let sharedOptions: SharedReplayOptions
     /// The lives this engine replays.
     public let shard: Shard
     /// Records added so far: reports carry it as ``SessionReport/closeSequence``.
@@ -56,6 +57,7 @@ public struct ReplayEngine {
     /// Creates an engine with no life, that replays the lives of `shard`.
     public init(options: ReplayOptions = ReplayOptions(), shard: Shard = .all) {
         self.options = options
+        sharedOptions = SharedReplayOptions(options)
         self.shard = shard
     }
 
@@ -114,7 +116,7 @@ public struct ReplayEngine {
             life.take(record, at: position)
             schedule(life)
         } else {
-            let life = Life(key: key, first: timestamp, options: options)
+            let life = Life.starting(key: key, first: timestamp, options: sharedOptions)
             life.take(record, at: position)
             lives[key] = life
             schedule(life)
@@ -143,7 +145,7 @@ public struct ReplayEngine {
         guard let first = saved.records.first else { return }
         let key = SessionKey(of: first.record)
         guard shard.contains(key) else { return }
-        let life = Life(key: key, first: first.record.timestamp, options: options)
+        let life = Life.starting(key: key, first: first.record.timestamp, options: sharedOptions)
         for (record, position) in saved.records { life.replay(record, at: position) }
         life.keepOutputs(trace: saved.pendingTrace, points: saved.pendingPoints)
         lives[key] = life

@@ -43,6 +43,15 @@ public struct ReplayOptions: Sendable {
     }
 }
 
+/// The options every life of a run refers to: one copy, not one in each of thousands of lives.
+final class SharedReplayOptions: Sendable {
+    let options: ReplayOptions
+
+    init(_ options: ReplayOptions) {
+        self.options = options
+    }
+}
+
 /// Value-proposition middlewares, as Tentacles registers them: a chain for every output,
 /// then one per output (its reporters here: the trace and the metrics).
 public struct MiddlewareChains: Sendable {
