@@ -17,14 +17,20 @@ public struct Middleware: Sendable {
         transform(event)
     }
 
-    /// Capitalises every attribute key as Foundation's `capitalized` does: each letter that
-    /// follows a non-letter (or starts the key) is upper-cased, every other letter lower-cased
-    /// (`valuePropositionSessionId` → `Valuepropositionsessionid`, `started_1` → `Started_1`).
+    /// Capitalises every attribute key as Foundation's `capitalized` does
+    /// (``capitalised(_:)``: `valuePropositionSessionId` → `Valuepropositionsessionid`,
+    /// `started_1` → `Started_1`).
+    ///
+    /// Keys that capitalise alike (`title` and `Title`) leave one attribute: that of the key
+    /// last in UTF-8 byte order (`title`). Tentacles assigns them in its dictionary's order,
+    /// which changes from run to run; a fixed order keeps the reports byte-identical.
     public static let capitalisedAttributeKeys = Middleware { event in
         var changed = event
-        changed.attributes = Attributes(
-            event.attributes.map { (AttributeKey(capitalised($0.key.rawValue)), $0.value) },
-            uniquingKeysWith: { first, _ in first })
+        var capitalisedAttributes = Attributes(minimumCapacity: event.attributes.count)
+        for key in event.attributes.keys.sorted() {
+            capitalisedAttributes[AttributeKey(capitalised(key.rawValue))] = event.attributes[key]
+        }
+        changed.attributes = capitalisedAttributes
         return changed
     }
 
@@ -84,13 +90,40 @@ public struct Middleware: Sendable {
         Middleware { event in names.contains(event.name) ? nil : event }
     }
 
-    /// `text` capitalised as Foundation's `capitalized` does.
-    static func capitalised(_ text: String) -> String {
+    /// `text` capitalised as Foundation's `capitalized` does, scalar by scalar:
+    /// - a cased letter (general category Lu, Ll or Lt) that starts a word takes its titlecase
+    ///   form if it is lower-case (`ß` → `Ss`, `ǆ` → `ǅ`) and stays as it is otherwise (`Ǆ`);
+    ///   inside a word it takes its lower-case form (`ÉCOLE` → `École`); a cased letter
+    ///   continues the word;
+    /// - marks, format characters, modifier letters and symbols (Mn, Me, Cf, Lm, Sk) and the
+    ///   apostrophes `'` and `’` stay as they are and neither start nor end a word
+    ///   (`o'neill` → `O'neill`);
+    /// - anything else (digits, other letters, punctuation, spaces) stays as it is and ends the
+    ///   word (`a1b` → `A1B`, `a.b` → `A.B`).
+    ///
+    /// Checked against Foundation on every assigned scalar of the Basic Multilingual Plane
+    /// between letters and at the start (`MiddlewareTests`).
+    public static func capitalised(_ text: String) -> String {
         var result = ""
-        var previousIsLetter = false
-        for character in text {
-            result += previousIsLetter ? character.lowercased() : character.uppercased()
-            previousIsLetter = character.isLetter
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            switch category {
+            case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter:
+                if inWord {
+                    result += scalar.properties.lowercaseMapping
+                } else if category == .lowercaseLetter {
+                    result += scalar.properties.titlecaseMapping
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+                inWord = true
+            case .nonspacingMark, .enclosingMark, .format, .modifierLetter, .modifierSymbol:
+                result.unicodeScalars.append(scalar)
+            default:
+                result.unicodeScalars.append(scalar)
+                if scalar != "'" && scalar != "\u{2019}" { inWord = false }
+            }
         }
         return result
     }

@@ -25,6 +25,43 @@ struct MiddlewareTests {
         #expect(changed?.attributes.keys.first?.rawValue == key.capitalized)
     }
 
+    /// The cases where capitalising by `Character.uppercased()` differed from Foundation:
+    /// apostrophes, `ß`, titlecase digraphs, ligatures, upper-case letters that start a word.
+    @Test(arguments: [
+        ("x'y", "X'y"), ("o’neill", "O’neill"), ("ß", "Ss"), ("straße", "Straße"), ("ǆemal", "ǅemal"),
+        ("Ǆb", "Ǆb"), ("ﬁx", "Fix"), ("ŉ", "ʼN"), ("a1b", "A1B"), ("aªb", "AªB"), ("aⅠb", "AⅠB"),
+    ])
+    func capitalisingTheCasesThatDiffered(key: String, expected: String) {
+        #expect(Middleware.capitalised(key) == expected)
+        #expect(key.capitalized == expected)
+    }
+
+    /// Every assigned scalar of the Basic Multilingual Plane, between two letters, after an
+    /// upper-case letter and at the start: as Foundation capitalises it.
+    @Test func capitalisingMatchesFoundationOnTheBasicMultilingualPlane() {
+        var differing: [String] = []
+        for value in 0x20...0xFFFF {
+            guard let scalar = Unicode.Scalar(value),
+                ![.unassigned, .privateUse, .surrogate].contains(scalar.properties.generalCategory)
+            else { continue }
+            for text in ["a\(scalar)b", "A\(scalar)B", "\(scalar)b"]
+            where Middleware.capitalised(text) != text.capitalized {
+                differing.append(text)
+            }
+        }
+        #expect(differing.isEmpty, "\(differing.prefix(20))")
+    }
+
+    /// Keys that capitalise alike leave the attribute of the key last in UTF-8 byte order,
+    /// whatever the order the dictionary lists them in (Tentacles keeps whichever it met last).
+    @Test func keysThatCapitaliseAlikeKeepTheLastInByteOrder() {
+        for _ in 0..<20 {
+            let changed = Middleware.capitalisedAttributeKeys.apply(
+                to: event(["title": "lower", "Title": "upper", "TITLE": "shout", "other": 1]))
+            #expect(changed?.attributes == ["Title": "lower", "Other": 1])
+        }
+    }
+
     @Test func skipEventForCategory() {
         let skip = Middleware.skipCategory("valueProposition")
         #expect(skip.apply(to: event(["category": "valueProposition"])) == nil)
