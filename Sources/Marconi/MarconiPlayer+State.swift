@@ -36,6 +36,19 @@ extension MarconiPlayer {
             }
         }
 
+        /// Whether the states are the same, their metas compared as JSON values
+        /// (``EventModel/AttributeValue/jsonCanonical``: `180` and `180.0` are the same).
+        public func isSame(as other: State) -> Bool {
+            switch (self, other) {
+            case (.startPlaying(let meta, let changed), .startPlaying(let otherMeta, let otherChanged)):
+                return changed == otherChanged && meta.hasSameJSONValues(as: otherMeta)
+            case (.continuePlaying(let meta, let progress), .continuePlaying(let otherMeta, let otherProgress)):
+                return progress == otherProgress && meta.hasSameJSONValues(as: otherMeta)
+            default:
+                return self == other
+            }
+        }
+
         /// The meta of a playing state; `nil` in the other states.
         public var meta: Attributes? {
             switch self {

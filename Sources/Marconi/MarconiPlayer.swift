@@ -35,11 +35,13 @@ public struct MarconiPlayer: Hashable, Sendable {
     /// - Returns: ``Transition/changed(to:by:)`` when the state changed, or
     ///   ``Transition/ignored(by:)`` when it did not: the row is a `break`, the row's
     ///   condition (`old != new` in row 5) failed, or the row set the state the player was
-    ///   already in (same meta and flag, same meta and progress).
+    ///   already in (same meta and flag, same meta and progress). Metas compare their values as
+    ///   JSON values (``EventModel/AttributeValue/jsonCanonical``: `180` and `180.0` are the
+    ///   same), as the seed's metadata values do.
     @discardableResult
     public mutating func transition(with event: Event) -> Transition {
         let (row, next) = Self.match(state, event)
-        guard let next, next != state else {
+        guard let next, !next.isSame(as: state) else {
             return .ignored(by: row)
         }
         state = next
@@ -67,7 +69,10 @@ public struct MarconiPlayer: Hashable, Sendable {
             return (.newMetaWhileBuffering, nil)
         // Row 5: new meta while starting to play: restart playing only when the meta differs.
         case (.startPlaying(let old, _), .newMetaHasCame(let new)):
-            return (.newMetaWhileStartPlaying, old != new ? .startPlaying(new, trackChanged: false) : nil)
+            return (
+                .newMetaWhileStartPlaying,
+                old.hasSameJSONValues(as: new) ? nil : .startPlaying(new, trackChanged: false)
+            )
         // Row 6: bufferingEnded in any other state (not buffering) starts playing its meta.
         case (_, .bufferingEnded(let new)):
             return (.bufferingEnded, .startPlaying(new, trackChanged: false))

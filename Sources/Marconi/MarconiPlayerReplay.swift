@@ -140,7 +140,7 @@ public struct MarconiPlayerReplay: Sendable {
 
     /// Applies the item rule on entering a playing state with `meta`.
     private mutating func enterPlaying(_ meta: Attributes, at now: Timestamp) {
-        if let item = currentItem, item.meta == meta { return }
+        if let item = currentItem, item.meta.hasSameJSONValues(as: meta) { return }
         endCurrentItem(at: now)
         var item = MarconiItemSummary(player: player, meta: meta, firstTimestamp: now)
         item.errors = heldErrors

@@ -12,13 +12,6 @@ public struct ValuePropositionKey: Hashable, Sendable {
     /// The key of a value proposition.
     public init(name: String, attributes: Attributes) {
         self.name = name
-        self.canonicalAttributes = attributes.mapValues(Self.canonical)
-    }
-
-    private static func canonical(_ value: AttributeValue) -> AttributeValue {
-        guard case .double(let number) = value, number.rounded(.towardZero) == number,
-            number >= -9.223_372_036_854_775_808e18, number < 9.223_372_036_854_775_808e18
-        else { return value }
-        return .int(Int64(number))
+        self.canonicalAttributes = attributes.mapValues(\.jsonCanonical)
     }
 }

@@ -287,3 +287,36 @@ struct MarconiTraceTests {
         #expect(error.payload.map(\.name) == ["description"])
     }
 }
+
+/// Metadata values compare as values, not as JSON types: the seed's metadata is typed
+/// (`duration` a `TimeInterval`), so `180` and `180.0` are one item.
+@Suite struct MarconiMetaValueTests {
+    private let whole: Attributes = ["title": "A", "duration": 180]
+    private let decimal: Attributes = ["title": "A", "duration": 180.0]
+
+    @Test func theSameMetaWrittenAsAnIntegerOrADecimalIsOneItem() {
+        let (changes, items) = replay([
+            record(1000, .bufferingEnded, meta: whole),
+            record(2000, .newMeta, meta: decimal),  // row 5: the same meta, ignored
+            record(3000, .progress, progress: 2),
+            record(4000, .trackChanged, meta: decimal),  // the same item again: no new row
+            record(5000, .progress, progress: 1),
+        ])
+        #expect(items == [item(whole, first: 1000, last: 5000, playing: 4000, maxProgress: 2, trackChanges: 1)])
+        #expect(changes.count == 4)
+    }
+
+    @Test func statesWithMetasThatDifferOnlyInNumberTypeAreTheSame() {
+        let player = MarconiPlayer(state: .startPlaying(whole, trackChanged: false))
+        var moved = player
+        #expect(moved.transition(with: .newMetaHasCame(decimal)) == .ignored(by: .newMetaWhileStartPlaying))
+        #expect(moved.state == player.state)
+        #expect(
+            MarconiPlayer.State.continuePlaying(whole, progress: 1).isSame(as: .continuePlaying(decimal, progress: 1)))
+        #expect(
+            !MarconiPlayer.State.continuePlaying(whole, progress: 1).isSame(as: .continuePlaying(decimal, progress: 2)))
+        #expect(
+            !MarconiPlayer.State.startPlaying(["duration": "180"], trackChanged: false).isSame(
+                as: .startPlaying(whole, trackChanged: false)))
+    }
+}
