@@ -4,9 +4,13 @@ import EventModel
 ///
 /// Ad break and ad flags are set on every tracker of the instrument at once, `countAds`
 /// counts accepted `AdBegin`s, and each event gets `inAdBreakBlock`, `inAdBlock`, `countAds`
-/// and the content's `position` (from the getter of every tracker whose `isAdsTracker`
-/// getter answers `false`, in tracker id order, so the highest id wins) before ``HubCore``
-/// processes it.
+/// and the content's `position` before ``HubCore`` processes it: a content tracker's event
+/// (its `isAdsTracker` getter answers `false`) its own position, any other event the
+/// position of every content tracker in id order, so the highest id wins.
+///
+/// OpenAVT puts every content tracker's position on every event, in the order of its
+/// trackers dictionary, which changes from launch to launch: with one content tracker, as
+/// here; with two, a content tracker's own event could get the other's position.
 ///
 /// Faithful to OpenAVT, quirks included: only `End` is blocked inside an ad break (`Stop`
 /// and `Next` are not); ad pauses use the tracker's pause flag but add nothing to
@@ -46,6 +50,9 @@ public final class HubCoreAds: Hub {
         event.stamp(.inAdBreakBlock, .bool(state.inAdBreak))
         event.stamp(.inAdBlock, .bool(state.inAd))
         event.stamp(.countAds, .int(countAds))
+        if instrument.useGetter(.position, of: tracker, on: &event, whenGetter: .isAdsTracker, answers: .bool(false)) {
+            return core.process(inPlace: &event, from: tracker, in: instrument)
+        }
         // By index: iterating the instrument's array retains it, on every event (measured: 2
         // of a replay's 64 atomic reference-count operations a record). The count is read
         // each time, in case a getter removes a tracker.

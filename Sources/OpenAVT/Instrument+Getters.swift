@@ -71,22 +71,25 @@ extension Instrument {
     /// as a hub asking every tracker does (``HubCoreAds``: the content `position`), with the
     /// tracker and its supplied attributes looked up once (measured: four atomic
     /// reference-count operations a tracker and event fewer). The supplied attributes are read
-    /// again after a getter ran, in case it changed them.
+    /// again after a getter ran, in case it changed them. Returns whether `condition` answered
+    /// `expected`.
+    @discardableResult
     func useGetter(
         _ attribute: AttributeKey, of trackerID: TrackerID, on event: inout Event,
         whenGetter condition: AttributeKey, answers expected: AttributeValue
-    ) {
-        guard let tracker = calls.trackers[trackerID] else { return }
+    ) -> Bool {
+        guard let tracker = calls.trackers[trackerID] else { return false }
         var supplied = tracker.suppliedAttributes
         if let value = supplied[condition] {
-            guard value == expected else { return }
+            guard value == expected else { return false }
         } else {
-            guard getters[trackerID]?[condition]?.value() == expected else { return }
+            guard getters[trackerID]?[condition]?.value() == expected else { return false }
             // Looked up again: the getter may have removed the tracker.
-            guard let tracker = calls.trackers[trackerID] else { return }
+            guard let tracker = calls.trackers[trackerID] else { return false }
             supplied = tracker.suppliedAttributes
         }
         use(attribute, suppliedIn: supplied, orGetterOf: trackerID, on: &event)
+        return true
     }
 
     /// Puts an attribute on an event: its value in `supplied`, or else the tracker's getter's.

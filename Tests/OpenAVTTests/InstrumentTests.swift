@@ -292,6 +292,8 @@ struct InstrumentTests {
             return .bool(false)
         }
         instrument.registerGetter(.position, for: removed) { 2_000 }
+        // The event is an ads tracker's, so the hub walks the content trackers for a position.
+        instrument.registerGetter(.isAdsTracker, for: 0) { true }
         guard case .accepted(let event, _) = instrument.emit(.mediaRequest, trackerID: 0, at: 5) else {
             Issue.record("MediaRequest was not accepted")
             return

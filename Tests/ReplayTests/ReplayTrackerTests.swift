@@ -38,9 +38,9 @@ struct ReplayTrackerTests {
         #expect(instrument.callGetter("c", of: 0) == "y")
     }
 
-    /// `HubCoreAds` puts on every event the `position` of each tracker whose `isAdsTracker`
-    /// answers `false`, supplied or by a getter, the highest id winning; supplied attributes
-    /// are read again after a getter ran, since it may have loaded a record.
+    /// `HubCoreAds` puts on an ads tracker's event the `position` of each tracker whose
+    /// `isAdsTracker` answers `false`, supplied or by a getter, the highest id winning;
+    /// supplied attributes are read again after a getter ran, since it may have loaded a record.
     @Test func theAdsHubReadsTheContentPositionOfEveryContentTracker() {
         let instrument = Instrument(id: "i", hub: HubCoreAds(), backend: SilentBackend())
         let trackers = (0..<4).map { _ in ReplayTracker() }
@@ -58,11 +58,33 @@ struct ReplayTrackerTests {
             trackers[2].load(PackedAttributes(["position": 42]))
             return false
         }
-        guard case .accepted(let second, _) = instrument.emit(.mediaRequest, trackerID: 0, at: 2_000) else {
-            Issue.record("the second MediaRequest was not accepted")
+        guard case .accepted(let second, _) = instrument.emit(.streamLoad, trackerID: 1, at: 2_000) else {
+            Issue.record("StreamLoad was not accepted")
             return
         }
         #expect(second[.position] == 42)
+    }
+
+    /// A content tracker's own event keeps its own position, with two content trackers too
+    /// (OpenAVT puts each content tracker's on it in its dictionary's order, which changes
+    /// from launch to launch; with one content tracker it is the tracker's own).
+    @Test func aContentTrackersEventKeepsItsOwnPosition() {
+        let instrument = Instrument(id: "i", hub: HubCoreAds(), backend: SilentBackend())
+        let trackers = (0..<3).map { _ in ReplayTracker() }
+        for tracker in trackers { instrument.addTracker(tracker) }
+        instrument.ready()
+        trackers[0].load(PackedAttributes(["isAdsTracker": false, "position": 2_000]))
+        trackers[1].load(PackedAttributes(["isAdsTracker": false, "position": 7_000]))
+        trackers[2].load(PackedAttributes(["isAdsTracker": true, "position": 5]))
+        var positions: [AttributeValue?] = []
+        for (tracker, action) in [(0, Action.mediaRequest), (1, .mediaRequest), (2, .adBreakBegin)] {
+            guard case .accepted(let event, _) = instrument.emit(action, trackerID: tracker, at: 1_000) else {
+                Issue.record("\(action.name) of tracker \(tracker) was not accepted")
+                return
+            }
+            positions.append(event[.position])
+        }
+        #expect(positions == [2_000, 7_000, 7_000])
     }
 
     @Test func everyEmittedEventGetsTheRecordsAttributes() {
