@@ -57,7 +57,7 @@ struct AppReplay {
                 continue
             }
             switch output {
-            case .error:
+            case .error, .dropped:
                 if options.includeTrace { outputs.trace.append(.vp(output)) }
             case .event(let event):
                 guard let shared = options.middlewares.all.apply(to: event) else { continue }

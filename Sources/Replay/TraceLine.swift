@@ -7,7 +7,8 @@ import ValueProposition
 public enum TraceLine: Hashable, Sendable {
     /// An OpenAVT event that left the hub (or that the hub rejected).
     case avt(TraceEntry)
-    /// A value-proposition event (after the trace's middlewares) or a non-fatal error.
+    /// A value-proposition event (after the trace's middlewares), a non-fatal error, or a
+    /// session dropped when the app came back to the foreground.
     case vp(SessionOutput)
     /// A Marconi player's change of state or payload.
     case marconi(MarconiStateChange)
@@ -18,6 +19,7 @@ public enum TraceLine: Hashable, Sendable {
         case .avt(let entry): return entry.event.timestamp
         case .vp(.event(let event)): return event.timestamp
         case .vp(.error(let error)): return error.timestamp
+        case .vp(.dropped(let dropped)): return dropped.timestamp
         case .marconi(let change): return change.timestamp
         }
     }

@@ -9,6 +9,9 @@ public struct VPSessionSummary: Hashable, Sendable {
         case canceled
         /// The log ended first.
         case open
+        /// Open when the app came back to the foreground and not among the sessions restored:
+        /// Tentacles drops it without an event.
+        case dropped
     }
 
     public var app: String
@@ -18,7 +21,8 @@ public struct VPSessionSummary: Hashable, Sendable {
     public var attributes: Attributes
     /// The first `opened`.
     public var openedTimestamp: Timestamp
-    /// The time of the `complete`, `cancel` or `willResignActive`; `nil` while open.
+    /// The time of the `complete`, `cancel`, `willResignActive` or the `didBecomeActive` that
+    /// dropped it; `nil` while open.
     public var endTimestamp: Timestamp?
     public var outcome: Outcome = .open
     /// The trigger of the event that ended it.
@@ -111,6 +115,16 @@ struct VPSessionRecorder {
             if let sessionID = error.sessionID, let row = row(of: sessionID) {
                 rows[row].prohibitedChanges += 1
             }
+        case .dropped(let dropped):
+            guard let openPosition = open.firstIndex(where: { rows[$0.row].sessionID == dropped.sessionID }) else {
+                return
+            }
+            let (row, status, since) = open.remove(at: openPosition)
+            rows[row].addTime(in: status, from: since, to: dropped.timestamp)
+            rows[row].endTimestamp = dropped.timestamp
+            rows[row].outcome = .dropped
+            rows[row].endTrigger = "didBecomeActive"
+            rows[row].duration = dropped.timestamp.milliseconds(since: rows[row].openedTimestamp)
         }
     }
 

@@ -30,6 +30,7 @@ public enum TraceReport {
             case .avt(let entry): encode(entry, with: &json, into: &buffer)
             case .vp(.event(let event)): encode(event, with: &json, into: &buffer)
             case .vp(.error(let error)): encode(error, with: &json, into: &buffer)
+            case .vp(.dropped(let dropped)): encode(dropped, with: &json, into: &buffer)
             case .marconi(let change): encode(change, with: &json, into: &buffer)
             }
             json.endObject(into: &buffer)
@@ -84,6 +85,14 @@ public enum TraceReport {
         case .initialActionNeedsToBeOpen(let action):
             field("action", action.rawValue, &json, &buffer)
         }
+    }
+
+    /// `{"ts":…,"type":"vp","app":…,"name":…,"dropped":"<session id>"}`.
+    private static func encode(_ dropped: DroppedSession, with json: inout JSONWriter, into buffer: inout [UInt8]) {
+        field("type", "vp", &json, &buffer)
+        field("app", dropped.app, &json, &buffer)
+        field("name", dropped.name, &json, &buffer)
+        field("dropped", dropped.sessionID, &json, &buffer)
     }
 
     private static func encode(_ change: MarconiStateChange, with json: inout JSONWriter, into buffer: inout [UInt8]) {

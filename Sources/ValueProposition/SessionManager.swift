@@ -8,15 +8,23 @@ import EventModel
 /// prohibited change keeps the status and is reported as a non-fatal error, as is any action
 /// other than `open` for a value proposition with no open session.
 ///
-/// App lifecycle, as Tentacles documents it (its own code goes out of range with two active
-/// sessions here): `willResignActive` cancels every open session, in the order they were
-/// opened (trigger `willResignActive`), and remembers them; `didBecomeActive` reopens each
-/// remembered session under a new id with fresh timestamps, reporting `opened` and then the
-/// status it had (both with trigger `didEnterForeground`; a session that was only opened gets
-/// `opened` twice, the second as `opened_1`). A second `didBecomeActive` restores nothing, and,
-/// as in Tentacles' code, a `willResignActive` with no open session forgets what was remembered.
-/// Decided here: a remembered session whose value proposition was opened again while the app
-/// was in the background is not restored (the newer session stays).
+/// App lifecycle, as Tentacles' code does it (its `processWillResign` goes out of range with
+/// two active sessions; here every one is canceled): `willResignActive` cancels every open
+/// session, in the order they were opened (trigger `willResignActive`), and remembers them.
+/// `didBecomeActive` renews the app session's id, then *replaces* the open sessions with the
+/// remembered ones, each reopened under a new id with fresh timestamps, reporting `opened`
+/// and then the status it had (both with trigger `didEnterForeground`; a session that was
+/// only opened gets `opened` twice, the second as `opened_1`). A session open at that moment
+/// (opened while in the background, or open with nothing remembered) is dropped, as in
+/// Tentacles, without an event: here it is reported as ``SessionOutput/dropped(_:)``, so that
+/// its row still says what became of it. What was remembered is then forgotten: a second
+/// `didBecomeActive` restores nothing and drops every open session, and a `willResignActive`
+/// with no open session forgets what was remembered.
+///
+/// The app session's id (the `sessionId` attribute of every event) is `<app>` until the first
+/// `didBecomeActive`, then `<app>:f<n>` after the n-th (`<app>:<scope>:f<n>` with a scope):
+/// Tentacles draws a new random id each time, so the cancel events of `willResignActive` carry
+/// the old id and the restore events the new one.
 ///
 /// Session ids are derived: `<app>:v<n>`, counting the sessions of the app from 1, or
 /// `<app>:<scope>:v<n>` with a scope.
@@ -28,11 +36,15 @@ public struct SessionManager: Sendable {
     private var open: [OpenSession] = []
     private var remembered: [OpenSession] = []
     private var sessionsMade = 0
+    /// The app session's id (`sessionId`), renewed by every `didBecomeActive`.
+    public private(set) var appSessionID: String
+    private var foregroundReturns = 0
 
     /// Creates the manager of an app session with nothing open.
     public init(app: String, scope: String? = nil) {
         self.app = app
         self.scope = scope
+        appSessionID = app
     }
 
     /// The open sessions, in the order they were opened.
@@ -95,8 +107,15 @@ public struct SessionManager: Sendable {
                 return .event(event(for: session, at: timestamp, trigger: "willResignActive"))
             }
         case .didBecomeActive:
-            var outputs: [SessionOutput] = []
-            for entry in remembered where !open.contains(where: { $0.key == entry.key }) {
+            foregroundReturns += 1
+            appSessionID = (scope.map { app + ":" + $0 } ?? app) + ":f" + String(foregroundReturns)
+            var outputs: [SessionOutput] = open.map { entry in
+                .dropped(
+                    DroppedSession(
+                        timestamp: timestamp, app: app, name: entry.session.name, sessionID: entry.session.id))
+            }
+            open = []
+            for entry in remembered {
                 var session = entry.session.reset(id: makeID())
                 session.reach(.opened, at: timestamp)
                 var reopened = event(for: session, at: timestamp, trigger: "didEnterForeground")
@@ -135,7 +154,8 @@ public struct SessionManager: Sendable {
         for session: Session, at timestamp: Timestamp, trigger: String, _ actionAttributes: Attributes = [:]
     ) -> ValuePropositionEvent {
         ValuePropositionEvent(
-            session: session, app: app, at: timestamp, trigger: trigger, actionAttributes: actionAttributes)
+            session: session, app: app, appSessionID: appSessionID, at: timestamp, trigger: trigger,
+            actionAttributes: actionAttributes)
     }
 }
 

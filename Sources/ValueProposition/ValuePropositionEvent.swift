@@ -47,14 +47,19 @@ public struct ValuePropositionEvent: Hashable, Sendable {
     /// The event of `session`'s current status, its attributes kept as their parts until
     /// ``attributes`` is read: most events have only one or two of them read, by the replay
     /// (measured: building each event's dictionary was 2.2% of a replay's instructions).
-    init(session: Session, app: String, at timestamp: Timestamp, trigger: String, actionAttributes: Attributes) {
+    /// `appSessionID` is the `sessionId` attribute: the app session's id, renewed when the app
+    /// comes back to the foreground.
+    init(
+        session: Session, app: String, appSessionID: String, at timestamp: Timestamp, trigger: String,
+        actionAttributes: Attributes
+    ) {
         self.init(
             timestamp: timestamp, app: app, name: session.name,
             reported: .layered(
                 AttributeLayers(
                     history: session.history, timestamp: timestamp, sessionID: session.id, status: session.status,
                     trigger: trigger, sessionAttributes: session.attributes, actionAttributes: actionAttributes,
-                    app: app)),
+                    appSessionID: appSessionID)),
             sessionID: session.id, valuePropositionAttributes: session.attributes, status: session.status,
             restoredFrom: nil)
     }
@@ -128,11 +133,12 @@ private final class AttributeLayers: Sendable {
     let trigger: String
     let sessionAttributes: Attributes
     let actionAttributes: Attributes
-    let app: String
+    let appSessionID: String
 
     init(
         history: [(status: SessionStatus, timestamp: Timestamp)], timestamp: Timestamp, sessionID: String,
-        status: SessionStatus, trigger: String, sessionAttributes: Attributes, actionAttributes: Attributes, app: String
+        status: SessionStatus, trigger: String, sessionAttributes: Attributes, actionAttributes: Attributes,
+        appSessionID: String
     ) {
         self.history = history
         self.timestamp = timestamp
@@ -141,7 +147,7 @@ private final class AttributeLayers: Sendable {
         self.trigger = trigger
         self.sessionAttributes = sessionAttributes
         self.actionAttributes = actionAttributes
-        self.app = app
+        self.appSessionID = appSessionID
     }
 
     /// All of them in one dictionary.
@@ -153,7 +159,7 @@ private final class AttributeLayers: Sendable {
         for key in Self.fixedKeys { attributes[key] = fixedValue(of: key) }
         attributes.merge(sessionAttributes) { _, new in new }
         attributes.merge(actionAttributes) { _, new in new }
-        attributes[.sessionId] = .string(app)
+        attributes[.sessionId] = .string(appSessionID)
         return attributes
     }
 
@@ -175,7 +181,7 @@ private final class AttributeLayers: Sendable {
     }
 
     subscript(key: AttributeKey) -> AttributeValue? {
-        if key == .sessionId { return .string(app) }
+        if key == .sessionId { return .string(appSessionID) }
         if let value = actionAttributes[key] ?? sessionAttributes[key] { return value }
         if let value = fixedValue(of: key) { return value }
         var found: Timestamp?
@@ -184,7 +190,7 @@ private final class AttributeLayers: Sendable {
     }
 
     func forEach(where include: (AttributeKey) -> Bool, _ body: (AttributeKey, AttributeValue) -> Void) {
-        if include(.sessionId) { body(.sessionId, .string(app)) }
+        if include(.sessionId) { body(.sessionId, .string(appSessionID)) }
         for (key, value) in actionAttributes where include(key) && key != .sessionId {
             body(key, value)
         }
@@ -237,10 +243,29 @@ public struct ValuePropositionError: Hashable, Sendable {
     }
 }
 
+/// A session Tentacles drops without an event: open when the app came back to the
+/// foreground (``SessionManager/process(_:at:)``), it is not among the sessions restored.
+public struct DroppedSession: Hashable, Sendable {
+    /// When the app came back.
+    public var timestamp: Timestamp
+    public var app: String
+    public var name: String
+    public var sessionID: String
+
+    public init(timestamp: Timestamp, app: String, name: String, sessionID: String) {
+        self.timestamp = timestamp
+        self.app = app
+        self.name = name
+        self.sessionID = sessionID
+    }
+}
+
 /// What the session manager reports for one input.
 public enum SessionOutput: Hashable, Sendable {
     case event(ValuePropositionEvent)
     case error(ValuePropositionError)
+    /// A session gone without an event (Tentacles reports nothing).
+    case dropped(DroppedSession)
 }
 
 /// The attribute keys Tentacles puts on value-proposition events.

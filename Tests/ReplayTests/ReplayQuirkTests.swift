@@ -60,6 +60,22 @@ struct ReplayQuirkTests {
         #expect(result.playbacks.first?.ads == 1)
     }
 
+    /// `OAVTHubCoreAds` clears the pause flag at `AdPauseFinish` before `OAVTHubCore` works out
+    /// `deltaPlayTime` (OAVTHubCore.swift line 44 at 2628ccd): on a tracker that started its
+    /// content, the ad pause counts as play time.
+    @Test func adPauseFinishCountsTheAdPauseAsPlayTimeOnAStartedContentTracker() {
+        let result = replay(
+            [
+                avt(1_000, "StreamLoad"), avt(1_200, "Start"),
+                avt(2_000, "AdBreakBegin"), avt(2_000, "AdBegin"),
+                avt(3_000, "AdPauseBegin"), avt(7_000, "AdPauseFinish"),
+            ], trace: true)
+        let finish = result.avtTrace.first { $0.event.action.name == "AdPauseFinish" }?.event
+        #expect(finish?[.deltaPlayTime] == 4_000)
+        let begin = result.avtTrace.first { $0.event.action.name == "AdPauseBegin" }?.event
+        #expect(begin?[.deltaPlayTime] == nil)
+    }
+
     @Test func postRollAdsBelongToTheNextPlaybackID() {
         let result = replay([
             avt(1_000, "MediaRequest"), avt(1_300, "Start"), avt(5_000, "End"),

@@ -66,8 +66,7 @@ struct VPReplayTests {
         let records = inFile(
             0,
             [
-                vp(1_000, .open), vp(2_000, .start), vp(4_000, .pause),
-                .app(AppRecord(timestamp: 9_000, app: "a1", event: .didBecomeActive)),
+                vp(1_000, .open), vp(2_000, .start), vp(4_000, .pause), vp(9_000, .open, name: "other"),
             ])
         let row = run(records).vpSessions[0]
         #expect(row.outcome == .open)
@@ -75,6 +74,32 @@ struct VPReplayTests {
         #expect(row.activeTime == 2_000)
         #expect(row.pausedTime == 5_000)
         #expect(row.duration == 8_000)
+    }
+
+    /// A session Tentacles drops without an event when the app comes back (open, with
+    /// nothing remembered) still has its row: outcome `dropped`, ended at the `didBecomeActive`,
+    /// and a trace line that says so.
+    @Test func aDroppedSessionKeepsItsRow() {
+        let records = inFile(
+            0,
+            [
+                vp(1_000, .open), vp(2_000, .start),
+                .app(AppRecord(timestamp: 9_000, app: "a1", event: .didBecomeActive)),
+                vp(10_000, .pause),
+            ])
+        let result = run(records)
+        #expect(result.vpSessions.count == 1)
+        let row = result.vpSessions[0]
+        #expect(row.outcome == .dropped)
+        #expect(row.endTimestamp == 9_000)
+        #expect(row.endTrigger == "didBecomeActive")
+        #expect(row.activeTime == 7_000)
+        #expect(row.duration == 8_000)
+        let dropped = result.trace.compactMap { line -> String? in
+            if case .vp(.dropped(let dropped)) = line { return dropped.sessionID }
+            return nil
+        }
+        #expect(dropped == [row.sessionID])
     }
 
     @Test func prohibitedChangesAreCountedOnTheirSession() {

@@ -34,7 +34,7 @@ struct SessionManagerTests {
         outputs.map {
             switch $0 {
             case .event(let event): return .event(event.status)
-            case .error: return .error
+            case .error, .dropped: return .error
             }
         }
     }
