@@ -23,7 +23,7 @@ struct AppReplay {
     private(set) var lastRecord: Timestamp?
 
     init(app: String, scope: String, options: SharedReplayOptions) {
-        manager = SessionManager(app: app, scope: scope)
+        manager = SessionManager(app: app, scope: scope, version: options.options.tentaclesVersion)
         sharedOptions = options
     }
 

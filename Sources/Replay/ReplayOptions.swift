@@ -20,6 +20,8 @@ public struct ReplayOptions: Sendable {
     public var bucket: Int64
     /// Whether a live replay keeps its records, so that a later run can rebuild it (`--state`).
     public var keepsRecords: Bool
+    /// The Tentacles version whose names value-proposition events carry.
+    public var tentaclesVersion: TentaclesVersion
 
     /// The default idle gap: 12 hours. A player paused for an evening, an app left in the
     /// background overnight for less than that, goes on where it stopped, as it does in the
@@ -30,7 +32,7 @@ public struct ReplayOptions: Sendable {
         components: InstrumentComponents = InstrumentComponents(), includeTrace: Bool = false,
         includeRejected: Bool = false, middlewares: MiddlewareChains = MiddlewareChains(),
         idleGap: Int64 = ReplayOptions.defaultIdleGap, groupBy: GroupBy = .none, bucket: Int64 = 3_600_000,
-        keepsRecords: Bool = false
+        keepsRecords: Bool = false, tentaclesVersion: TentaclesVersion = .valueProposition
     ) {
         self.components = components
         self.includeTrace = includeTrace
@@ -40,6 +42,7 @@ public struct ReplayOptions: Sendable {
         self.groupBy = groupBy
         self.bucket = max(1, bucket)
         self.keepsRecords = keepsRecords
+        self.tentaclesVersion = tentaclesVersion
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventModel
 import Replay
+import ValueProposition
 
 /// The input files and every option that decides what a replay writes: shared by `replay`
 /// and `check`, so that a check replays exactly as the command it stands for.
@@ -33,6 +34,13 @@ struct ReplayArguments: ParsableArguments {
             "A value-proposition middleware: duration:FROM:TO, capitalise-keys, skip-category:CAT or skip-name:N[,N]; prefix trace= or metrics= for one output. Applied in order, after --vp-duration.",
             valueName: "[output=]spec"))
     var vpMiddleware: [MiddlewareOption] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The Tentacles names value-proposition events carry: value-proposition (category valueProposition, valuePropositionSessionId; Tentacles ffcb97e) or domain-activity (domainActivity, domainActivitySessionId and timestamp; aef2fe4).",
+            valueName: "names"))
+    var tentacles: TentaclesVersion = .valueProposition
 
     @Option(
         name: .long,
@@ -128,7 +136,8 @@ struct ReplayArguments: ParsableArguments {
             components: ReplayTool.current.components(hub), includeTrace: writesTrace,
             includeRejected: traceRejected,
             middlewares: MiddlewareOption.chains(vpDuration.map(\.option) + vpMiddleware),
-            idleGap: idleGap.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)), bucket: bucket.milliseconds)
+            idleGap: idleGap.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)), bucket: bucket.milliseconds,
+            tentaclesVersion: tentacles)
     }
 
     /// The sessions whose reports are written (`--since`, `--until`).
@@ -138,3 +147,4 @@ struct ReplayArguments: ParsableArguments {
 }
 
 extension HubKind: ExpressibleByArgument {}
+extension TentaclesVersion: ExpressibleByArgument {}

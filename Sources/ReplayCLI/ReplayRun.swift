@@ -1,6 +1,7 @@
 import EventModel
 import Foundation
 import Replay
+import ValueProposition
 
 /// One replay of the inputs into a report folder, committed only when it succeeds: what
 /// `replay` does before pushing metrics, and what `check` does into its own folder.
@@ -150,7 +151,7 @@ struct ReplayRun {
             "idle-gap=\(arguments.idleGap.milliseconds)", "max-lateness=\(arguments.maxLateness.milliseconds)",
             "since=\(arguments.since.map { String($0.timestamp.milliseconds) } ?? "")",
             "until=\(arguments.until.map { String($0.timestamp.milliseconds) } ?? "")",
-            "state=\(state != nil)", "finish=\(finish)",
+            "state=\(state != nil)", "finish=\(finish)", "tentacles=\(arguments.tentacles.rawValue)",
         ]
         options += (arguments.vpDuration.map(\.option) + arguments.vpMiddleware).map { "vp-middleware=\($0.argument)" }
         return options

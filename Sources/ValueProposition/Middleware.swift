@@ -36,12 +36,13 @@ public struct Middleware: Sendable {
 
     /// Adds `duration<From><To>` (e.g. `durationOpenedCompleted`), the milliseconds between the
     /// first time the session reached `from` and the first time it reached `to`, to the events
-    /// of category `valueProposition` that have both status timestamps.
+    /// of a value-proposition category (`valueProposition`, or `domainActivity` in later Tentacles)
+    /// that have both status timestamps.
     public static func duration(from: SessionStatus, to: SessionStatus) -> Middleware {
         let key = AttributeKey("duration" + capitalised(from.rawValue) + capitalised(to.rawValue))
         let (fromKey, toKey) = (AttributeKey(from.rawValue), AttributeKey(to.rawValue))
         return Middleware { event in
-            guard event.attribute(.category) == .string(ValuePropositionEvent.category),
+            guard TentaclesVersion.isValuePropositionCategory(event.attribute(.category)),
                 let start = event.attribute(fromKey)?.double,
                 let end = event.attribute(toKey)?.double
             else { return event }

@@ -31,6 +31,8 @@ import EventModel
 public struct SessionManager: Sendable {
     /// The app session.
     public let app: String
+    /// The Tentacles version whose names its events carry.
+    public let version: TentaclesVersion
     /// Put between the app and the counter in session ids, if not `nil`.
     public let scope: String?
     private var open: [OpenSession] = []
@@ -41,8 +43,9 @@ public struct SessionManager: Sendable {
     private var foregroundReturns = 0
 
     /// Creates the manager of an app session with nothing open.
-    public init(app: String, scope: String? = nil) {
+    public init(app: String, scope: String? = nil, version: TentaclesVersion = .valueProposition) {
         self.app = app
+        self.version = version
         self.scope = scope
         appSessionID = app
     }
@@ -155,13 +158,8 @@ public struct SessionManager: Sendable {
     ) -> ValuePropositionEvent {
         ValuePropositionEvent(
             session: session, app: app, appSessionID: appSessionID, at: timestamp, trigger: trigger,
-            actionAttributes: actionAttributes)
+            actionAttributes: actionAttributes, version: version)
     }
-}
-
-extension ValuePropositionEvent {
-    /// The `category` of value-proposition events.
-    public static let category = "valueProposition"
 }
 
 /// An open (or remembered) session, with the key of its value proposition and the packed

@@ -9,9 +9,11 @@ public struct ValuePropositionEvent: Hashable, Sendable {
     /// The event's name: the value proposition's name.
     public var name: String
     /// Everything Tentacles reports: the status timestamps (`opened`, `started`, `started_1`, ...
-    /// in epoch milliseconds), `timestamp`, `valuePropositionSessionId`, `status`, `trigger`,
+    /// in epoch milliseconds), the session id (`valuePropositionSessionId`), `status`, `trigger`,
     /// `category` (`valueProposition`), then the value proposition's attributes, then the
-    /// action's, each overriding what came before, and last `sessionId` (the app session).
+    /// action's, each overriding what came before, and last `sessionId` (the app session); with
+    /// ``TentaclesVersion/domainActivity``, `timestamp` after the status timestamps, and the
+    /// later names `domainActivitySessionId` and `domainActivity`.
     ///
     /// Building it costs a dictionary: read one attribute with ``attribute(_:)``, or some with
     /// ``forEachAttribute(where:_:)``.
@@ -51,7 +53,7 @@ public struct ValuePropositionEvent: Hashable, Sendable {
     /// comes back to the foreground.
     init(
         session: Session, app: String, appSessionID: String, at timestamp: Timestamp, trigger: String,
-        actionAttributes: Attributes
+        actionAttributes: Attributes, version: TentaclesVersion
     ) {
         self.init(
             timestamp: timestamp, app: app, name: session.name,
@@ -59,7 +61,7 @@ public struct ValuePropositionEvent: Hashable, Sendable {
                 AttributeLayers(
                     history: session.history, timestamp: timestamp, sessionID: session.id, status: session.status,
                     trigger: trigger, sessionAttributes: session.attributes, actionAttributes: actionAttributes,
-                    appSessionID: appSessionID)),
+                    appSessionID: appSessionID, version: version)),
             sessionID: session.id, valuePropositionAttributes: session.attributes, status: session.status,
             restoredFrom: nil)
     }
@@ -134,11 +136,12 @@ private final class AttributeLayers: Sendable {
     let sessionAttributes: Attributes
     let actionAttributes: Attributes
     let appSessionID: String
+    let version: TentaclesVersion
 
     init(
         history: [(status: SessionStatus, timestamp: Timestamp)], timestamp: Timestamp, sessionID: String,
         status: SessionStatus, trigger: String, sessionAttributes: Attributes, actionAttributes: Attributes,
-        appSessionID: String
+        appSessionID: String, version: TentaclesVersion
     ) {
         self.history = history
         self.timestamp = timestamp
@@ -148,6 +151,7 @@ private final class AttributeLayers: Sendable {
         self.sessionAttributes = sessionAttributes
         self.actionAttributes = actionAttributes
         self.appSessionID = appSessionID
+        self.version = version
     }
 
     /// All of them in one dictionary.
@@ -156,7 +160,7 @@ private final class AttributeLayers: Sendable {
         var attributes = Attributes(
             minimumCapacity: history.count + sessionAttributes.count + actionAttributes.count + 6)
         Session.forEachTimestampAttribute(of: history) { attributes[$0] = .int($1.milliseconds) }
-        for key in Self.fixedKeys { attributes[key] = fixedValue(of: key) }
+        for key in fixedKeys { attributes[key] = fixedValue(of: key) }
         attributes.merge(sessionAttributes) { _, new in new }
         attributes.merge(actionAttributes) { _, new in new }
         attributes[.sessionId] = .string(appSessionID)
@@ -164,18 +168,24 @@ private final class AttributeLayers: Sendable {
     }
 
     /// The attributes between the status timestamps and the value proposition's, in order.
-    private static let fixedKeys: [AttributeKey] = [
-        .timestamp, .valuePropositionSessionId, .status, .trigger, .category,
+    private var fixedKeys: [AttributeKey] {
+        version.hasTimestamp ? Self.fixedKeysWithTimestamp : Self.fixedKeysOfTheContract
+    }
+    private static let fixedKeysOfTheContract: [AttributeKey] = [
+        .valuePropositionSessionId, .status, .trigger, .category,
+    ]
+    private static let fixedKeysWithTimestamp: [AttributeKey] = [
+        .timestamp, .domainActivitySessionId, .status, .trigger, .category,
     ]
 
     /// The value of one of ``fixedKeys``; `nil` for another key.
     private func fixedValue(of key: AttributeKey) -> AttributeValue? {
         switch key {
-        case .timestamp: .int(timestamp.milliseconds)
-        case .valuePropositionSessionId: .string(sessionID)
+        case .timestamp: version.hasTimestamp ? .int(timestamp.milliseconds) : nil
+        case version.sessionIDKey: .string(sessionID)
         case .status: .string(status.rawValue)
         case .trigger: .string(trigger)
-        case .category: .string(ValuePropositionEvent.category)
+        case .category: .string(version.category)
         default: nil
         }
     }
@@ -200,7 +210,7 @@ private final class AttributeLayers: Sendable {
         func shadows(_ key: AttributeKey) -> Bool {
             key == .sessionId || actionAttributes[key] != nil || sessionAttributes[key] != nil
         }
-        for key in Self.fixedKeys where include(key) && !shadows(key) {
+        for key in fixedKeys where include(key) && !shadows(key) {
             if let value = fixedValue(of: key) { body(key, value) }
         }
         Session.forEachTimestampAttribute(of: history) { key, timestamp in
@@ -271,6 +281,7 @@ public enum SessionOutput: Hashable, Sendable {
 /// The attribute keys Tentacles puts on value-proposition events.
 extension AttributeKey {
     public static let valuePropositionSessionId: AttributeKey = "valuePropositionSessionId"
+    public static let domainActivitySessionId: AttributeKey = "domainActivitySessionId"
     public static let status: AttributeKey = "status"
     public static let trigger: AttributeKey = "trigger"
     public static let category: AttributeKey = "category"

@@ -94,9 +94,35 @@ struct SessionManagerTests {
             event.attributes == [
                 "videoName": "Learning Swift", "language": "English", "duration": 3569.0,
                 "category": "valueProposition", "trigger": "clicked", "status": "started",
-                "valuePropositionSessionId": "a1:v1", "sessionId": "a1", "timestamp": 1_003,
+                "valuePropositionSessionId": "a1:v1", "sessionId": "a1",
                 "opened": 1_000, "started": 1_001, "paused": 1_002, "started_1": 1_003,
             ])
+    }
+
+    /// Tentacles at ffcb97e (the default) has no `timestamp`; at aef2fe4 the names are those of
+    /// domain activities, and `timestamp` (added by 7fe5abe) is the event's time.
+    @Test func eventsCarryTheNamesOfTheTentaclesVersionChosen() throws {
+        var manager = SessionManager(app: "a1", version: .domainActivity)
+        let outputs = Self.run([.open, .start], manager: &manager)
+        guard case .event(let event) = outputs.last else {
+            Issue.record("no event")
+            return
+        }
+        #expect(
+            event.attributes == [
+                "videoName": "Learning Swift", "language": "English", "duration": 3569.0,
+                "category": "domainActivity", "trigger": "clicked", "status": "started",
+                "domainActivitySessionId": "a1:v1", "sessionId": "a1", "timestamp": 1_001,
+                "opened": 1_000, "started": 1_001,
+            ])
+        #expect(event.attribute(.timestamp) == 1_001)
+        #expect(event.attribute(.valuePropositionSessionId) == nil)
+        var seen: [AttributeKey] = []
+        event.forEachAttribute(where: { _ in true }) { key, _ in seen.append(key) }
+        #expect(Set(seen) == Set(event.attributes.keys))
+        // The duration middleware knows both categories.
+        let withDuration = Middleware.duration(from: .opened, to: .started).apply(to: event)
+        #expect(withDuration?.attributes["durationOpenedStarted"] == 1)
     }
 
     @Test func eventsOfOneSessionShareItsIDAndAnEndedSessionIsGone() {
