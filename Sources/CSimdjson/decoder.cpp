@@ -15,7 +15,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <deque>
 #include <new>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -54,6 +56,9 @@ struct csj_decoder {
         char name[64];
     };
     std::vector<key_number_slot> key_numbers;
+    /// The compact JSON text of the objects and arrays inside the object fields being decoded
+    /// (a deque: its strings stay where they are as more are added).
+    std::deque<std::string> nested_texts;
     /// The packed bytes of the object fields being decoded.
     std::vector<uint8_t> packed_attrs;
     std::vector<uint8_t> packed_action_attrs;
@@ -305,8 +310,23 @@ error_code read_object(csj_decoder &decoder, std::vector<csj_attr> &entries, ond
         csj_attr attr{};
         attr.key = key.data();
         attr.key_length = key.size();
-        error = read_value(decoder, field.value(), attr.value);
+        ondemand::value entry = field.value();
+        ondemand::json_type entry_type;
+        error = entry.type().get(entry_type);
         if (error != SUCCESS) { return error; }
+        if (entry_type == ondemand::json_type::object || entry_type == ondemand::json_type::array) {
+            // Its text as the line has it (not validated here: the reader validates it as it
+            // makes it canonical).
+            std::string_view raw;
+            error = simdjson::to_json_string(entry).get(raw);
+            if (error != SUCCESS) { return error; }
+            attr.value.kind = entry_type == ondemand::json_type::object ? CSJ_OBJECT : CSJ_ARRAY;
+            attr.value.string = raw.data();
+            attr.value.length = raw.size();
+        } else {
+            error = read_value(decoder, entry, attr.value);
+            if (error != SUCCESS) { return error; }
+        }
         entries.push_back(attr);
     }
     return SUCCESS;
@@ -403,8 +423,10 @@ void read_element(simdjson::dom::element element, csj_value &out) noexcept {
     }
 }
 
-/// Reads an object field from the DOM, as `read_object` does from the on-demand walk.
-void read_dom_object(std::vector<csj_attr> &entries, simdjson::dom::element value, csj_object &out) {
+/// Reads an object field from the DOM, as `read_object` does from the on-demand walk; the
+/// compact text of an object or array inside it goes to `nested_texts`.
+void read_dom_object(std::vector<csj_attr> &entries, std::deque<std::string> &nested_texts,
+                     simdjson::dom::element value, csj_object &out) {
     entries.clear();
     out = csj_object{};
     if (value.type() != simdjson::dom::element_type::OBJECT) {
@@ -419,6 +441,11 @@ void read_dom_object(std::vector<csj_attr> &entries, simdjson::dom::element valu
         attr.key = field.key.data();
         attr.key_length = field.key.size();
         read_element(field.value, attr.value);
+        if (attr.value.kind == CSJ_OBJECT || attr.value.kind == CSJ_ARRAY) {
+            nested_texts.push_back(simdjson::minify(field.value));
+            attr.value.string = nested_texts.back().data();
+            attr.value.length = nested_texts.back().size();
+        }
         entries.push_back(attr);
     }
 }
@@ -588,7 +615,7 @@ void read_dom_object_or_pack(csj_decoder &decoder, std::vector<csj_attr> &entrie
         out.packed_length = length;
         return;
     }
-    read_dom_object(entries, value, out);
+    read_dom_object(entries, decoder.nested_texts, value, out);
 }
 
 /// Decodes a line with the DOM parser; false when it must be left to the on-demand walk.
@@ -615,7 +642,7 @@ bool decode_dom(csj_decoder &decoder, const uint8_t *bytes, size_t length, csj_r
             read_dom_object_or_pack(
                 decoder, decoder.action_attrs, decoder.packed_action_attrs, field.value, record.action_attrs);
             break;
-        case field_name::meta: read_dom_object(decoder.meta, field.value, record.meta); break;
+        case field_name::meta: read_dom_object(decoder.meta, decoder.nested_texts, field.value, record.meta); break;
         default: break;
         }
     }
@@ -664,6 +691,7 @@ csj_status decode(csj_decoder &decoder, const uint8_t *bytes, size_t length, siz
     decoder.attrs.clear();
     decoder.action_attrs.clear();
     decoder.meta.clear();
+    decoder.nested_texts.clear();
     if (capacity < length || capacity - length < simdjson::SIMDJSON_PADDING) {
         decoder.scratch.resize(length + simdjson::SIMDJSON_PADDING);
         if (length > 0) { std::memcpy(decoder.scratch.data(), bytes, length); }

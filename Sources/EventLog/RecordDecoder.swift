@@ -16,7 +16,9 @@ import EventModel
 ///   or `didBecomeActive`); `marconi` needs a non-empty string `player` and an `event`
 ///   (`bufferingStarted`, `bufferingEnded`, `startPlaying`, `newMeta`, `progress`,
 ///   `trackChanged` or `error`), and optionally an object `meta`, a number `progress` and
-///   a string `error`. Objects hold strings, numbers and booleans, as `attrs` does;
+///   a string `error`. Objects hold strings, numbers and booleans, as `attrs` does, but a
+///   `vp` record's `attrs` and `actionAttrs` may also hold objects and arrays, kept as their
+///   canonical JSON (``EventModel/JSONText/canonical(_:)``);
 /// - `avt` needs a non-empty string `instrument`, an integer `tracker` from 0 to
 ///   1023, a non-empty string `action`, and optionally an object `attrs` whose
 ///   values are strings, numbers or booleans. Integers without fraction or exponent that
@@ -156,10 +158,11 @@ public final class RecordDecoder {
                 timestamp: timestamp,
                 app: try nonEmptyString(raw.pointee.app, field: "app").get(),
                 name: try nonEmptyString(raw.pointee.name, field: "name").get(),
-                packedAttributes: try packed(raw.pointee.attrs, field: "attrs").get(),
+                packedAttributes: try packed(raw.pointee.attrs, field: "attrs", allowsNested: true).get(),
                 action: try oneOf(vpActions, raw.pointee.action, field: "action").get(),
                 trigger: try optionalString(raw.pointee.trigger, field: "trigger").get() ?? VPRecord.defaultTrigger,
-                packedActionAttributes: try packed(raw.pointee.action_attrs, field: "actionAttrs").get())
+                packedActionAttributes: try packed(raw.pointee.action_attrs, field: "actionAttrs", allowsNested: true)
+                    .get())
         }.map(Record.vp)
     }
 
@@ -270,8 +273,11 @@ public final class RecordDecoder {
         }
     }
 
-    /// An object field whose values are strings, numbers or booleans; `nil` when absent (or `null`).
-    private func object(_ raw: csj_object, field: String) -> Result<Attributes?, Rejection> {
+    /// An object field whose values are strings, numbers or booleans, and with `allowsNested`
+    /// objects and arrays too (``EventModel/AttributeValue/json(_:)``); `nil` when absent (or `null`).
+    private func object(_ raw: csj_object, field: String, allowsNested: Bool = false) -> Result<
+        Attributes?, Rejection
+    > {
         switch raw.kind {
         case .CSJ_ABSENT, .CSJ_NULL:
             return .success(nil)
@@ -299,9 +305,19 @@ public final class RecordDecoder {
                 if !invalid.isEmpty { invalid[key] = nil }
                 continue
             case .CSJ_OBJECT, .CSJ_ARRAY:
-                attributes[key] = nil
-                invalid[key] = index
-                continue
+                guard allowsNested else {
+                    attributes[key] = nil
+                    invalid[key] = index
+                    continue
+                }
+                guard let text = entry.value.string else {
+                    return .failure(Rejection("\(Self.quoted(field + "." + key.rawValue)) is not valid JSON"))
+                }
+                guard let canonical = JSONText.canonical(UnsafeRawBufferPointer(start: text, count: entry.value.length))
+                else {
+                    return .failure(Rejection("\(Self.quoted(field + "." + key.rawValue)) is not valid JSON"))
+                }
+                value = .json(canonical)
             }
             attributes[key] = value
             if !invalid.isEmpty { invalid[key] = nil }
@@ -325,7 +341,9 @@ public final class RecordDecoder {
     /// straight from the parser's entries, without a dictionary; any other goes through
     /// ``object(_:field:)``. The parser packs the usual object itself, without listing its
     /// entries for this first.
-    private func packed(_ raw: csj_object, field: String) -> Result<PackedAttributes, Rejection> {
+    private func packed(_ raw: csj_object, field: String, allowsNested: Bool = false) -> Result<
+        PackedAttributes, Rejection
+    > {
         if raw.kind == .CSJ_OBJECT, raw.packed_length > 0, let bytes = raw.packed {
             return .success(
                 PackedAttributes(packedBytes: UnsafeRawBufferPointer(start: bytes, count: raw.packed_length)))
@@ -333,7 +351,7 @@ public final class RecordDecoder {
         guard raw.kind == .CSJ_OBJECT, let entries = raw.entries, raw.count > 0,
             raw.count <= Self.maxPackedDirectly
         else {
-            return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+            return object(raw, field: field, allowsNested: allowsNested).map { PackedAttributes($0 ?? [:]) }
         }
         var size = 0
         // A bit per key number modulo 64: a key whose bit is clear is not a repeat, so the
@@ -347,7 +365,7 @@ public final class RecordDecoder {
             if numbersSeen & bit != 0 || number == 0 {
                 for earlier in 0..<index
                 where packingNumbers[earlier] == number && (number != 0 || Self.sameKey(entries[earlier], entry)) {
-                    return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+                    return object(raw, field: field, allowsNested: allowsNested).map { PackedAttributes($0 ?? [:]) }
                 }
             }
             numbersSeen |= bit
@@ -357,7 +375,7 @@ public final class RecordDecoder {
             case .CSJ_INT: valueBytes = PackedAttributes.byteCount(of: entry.value.integer)
             case .CSJ_BIG_INT, .CSJ_DOUBLE: valueBytes = 8
             case .CSJ_BOOL: valueBytes = 0
-            default: return object(raw, field: field).map { PackedAttributes($0 ?? [:]) }
+            default: return object(raw, field: field, allowsNested: allowsNested).map { PackedAttributes($0 ?? [:]) }
             }
             size += PackedAttributes.packedSize(
                 keyNumber: number, nameBytes: entry.key_length, valueBytes: valueBytes,

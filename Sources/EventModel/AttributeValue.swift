@@ -6,6 +6,9 @@ public enum AttributeValue: Hashable, Sendable {
     case int(Int64)
     case double(Double)
     case bool(Bool)
+    /// A JSON object or array (a value-proposition attribute may nest), as its canonical
+    /// compact text (``JSONText/canonical(_:)``): equal JSON values have equal texts.
+    case json(String)
 
     /// The value as an integer, if it is one.
     public var int: Int64? {
@@ -58,6 +61,7 @@ extension AttributeValue: CustomStringConvertible {
         case .int(let value): return String(value)
         case .double(let value): return String(value)
         case .bool(let value): return String(value)
+        case .json(let text): return text
         }
     }
 }

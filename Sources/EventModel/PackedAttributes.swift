@@ -25,6 +25,8 @@ public struct PackedAttributes: Hashable, Sendable {
 
     @usableFromInline enum Kind: UInt8 {
         case string = 0
+        /// A JSON object or array (``AttributeValue/json(_:)``): its text, as a string's.
+        case json = 1
         case double = 2
         case `false` = 3
         case `true` = 4
@@ -44,14 +46,17 @@ public struct PackedAttributes: Hashable, Sendable {
         for (key, value) in entries {
             let valueBytes: Int
             switch value {
-            case .string(let text): valueBytes = text.utf8.count
+            case .string(let text), .json(let text): valueBytes = text.utf8.count
             case .int(let int): valueBytes = Self.byteCount(of: int)
             case .double: valueBytes = 8
             case .bool: valueBytes = 0
             }
+            var isText = false
+            if case .string = value { isText = true }
+            if case .json = value { isText = true }
             size += Self.packedSize(
                 keyNumber: key.packedNumber, nameBytes: key.rawValue.utf8.count, valueBytes: valueBytes,
-                isString: value.string != nil)
+                isString: isText)
         }
         self = Self.pack(byteCount: size) { writer in
             for (key, value) in entries {
@@ -66,6 +71,10 @@ public struct PackedAttributes: Hashable, Sendable {
                     case .int(let int): writer.append(keyNumber: number, name: name, int: int)
                     case .double(let double): writer.append(keyNumber: number, name: name, double: double)
                     case .bool(let bool): writer.append(keyNumber: number, name: name, bool: bool)
+                    case .json(var text):
+                        text.withUTF8 {
+                            writer.append(keyNumber: number, name: name, json: UnsafeRawBufferPointer($0))
+                        }
                     }
                 }
             }
@@ -147,6 +156,15 @@ public struct PackedAttributes: Hashable, Sendable {
             writeByte(Kind.string.rawValue)
             writeVarint(UInt(string.count))
             write(string)
+        }
+
+        /// Appends a JSON object or array, as its canonical text (key as for strings).
+        @inlinable
+        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) {
+            write(keyNumber, name)
+            writeByte(Kind.json.rawValue)
+            writeVarint(UInt(json.count))
+            write(json)
         }
 
         /// Appends an integer attribute (key as for strings).
@@ -263,6 +281,7 @@ public struct PackedAttributes: Hashable, Sendable {
                 }
                 switch value {
                 case .string(let text): attributes[name] = .string(String(decoding: text, as: UTF8.self))
+                case .json(let text): attributes[name] = .json(String(decoding: text, as: UTF8.self))
                 case .scalar(let value): attributes[name] = value
                 }
             }
@@ -322,6 +341,9 @@ public struct PackedAttributes: Hashable, Sendable {
                 case .string:
                     let text = Self.bytes(buffer, count: Int(LEB128.read(buffer, at: &offset)), &offset)
                     if found { return .string(String(decoding: text, as: UTF8.self)) }
+                case .json:
+                    let text = Self.bytes(buffer, count: Int(LEB128.read(buffer, at: &offset)), &offset)
+                    if found { return .json(String(decoding: text, as: UTF8.self)) }
                 case .double:
                     let number = Self.fixed(buffer, &offset)
                     if found { return .double(Double(bitPattern: number)) }
@@ -341,9 +363,10 @@ public struct PackedAttributes: Hashable, Sendable {
         case bytes(UnsafeRawBufferPointer)
     }
 
-    /// A packed value: a string's bytes, or a number or Boolean.
+    /// A packed value: a string's bytes, a JSON object's or array's text, or a number or Boolean.
     private enum Entry {
         case string(UnsafeRawBufferPointer)
+        case json(UnsafeRawBufferPointer)
         case scalar(AttributeValue)
     }
 
@@ -368,6 +391,8 @@ public struct PackedAttributes: Hashable, Sendable {
                 switch Kind(rawValue: kindByte) ?? .false {
                 case .string:
                     body(key, .string(Self.bytes(buffer, count: Int(LEB128.read(buffer, at: &offset)), &offset)))
+                case .json:
+                    body(key, .json(Self.bytes(buffer, count: Int(LEB128.read(buffer, at: &offset)), &offset)))
                 case .double: body(key, .scalar(.double(Double(bitPattern: Self.fixed(buffer, &offset)))))
                 case .false: body(key, .scalar(.bool(false)))
                 case .true: body(key, .scalar(.bool(true)))

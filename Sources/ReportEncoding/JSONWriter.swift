@@ -112,6 +112,9 @@ public struct JSONWriter: Sendable {
         case .int(let number): int(number, into: &buffer)
         case .double(let number): double(number, into: &buffer)
         case .bool(let flag): bool(flag, into: &buffer)
+        case .json(let text):
+            beforeValue(into: &buffer)
+            buffer.append(contentsOf: text.utf8)
         }
     }
 
@@ -133,37 +136,9 @@ public struct JSONWriter: Sendable {
         afterKey = false
     }
 
-    /// Appends `value` as a quoted, escaped JSON string.
+    /// Appends `value` as a quoted, escaped JSON string (``EventModel/JSONText/appendQuoted(_:into:)``).
     public static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
-        let utf8 = value.utf8
-        var clean = true
-        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            clean = false
-            break
-        }
-        if clean {
-            buffer.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\\")); buffer.append(byte)
-                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(byte)
-                case 0x08: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "b"))
-                case 0x09: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
-                case 0x0A: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
-                case 0x0C: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "f"))
-                case 0x0D: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
-                case 0x00..<0x20:
-                    buffer.append(contentsOf: "\\u00".utf8)
-                    buffer.append(Self.hexDigit(byte >> 4))
-                    buffer.append(Self.hexDigit(byte & 0x0F))
-                default:
-                    buffer.append(byte)
-                }
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
+        JSONText.appendQuoted(value, into: &buffer)
     }
 
     /// Appends a double in its shortest round-trip form, or `null` for NaN or an infinity.
@@ -173,11 +148,6 @@ public struct JSONWriter: Sendable {
         } else {
             buffer.append(contentsOf: "null".utf8)
         }
-    }
-
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
     }
 
     /// Writes the comma that separates this element from the previous one, if any.

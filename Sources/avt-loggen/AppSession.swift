@@ -197,6 +197,11 @@ struct AppSession {
             return true
         }
         add(time, .willResignActive, -1)
+        if !propositions.isEmpty && time % 5 == 0 {
+            // The app opens its last value proposition again while in the background: Tentacles
+            // drops that session when the app comes back.
+            add(time + 1_000, .open, Int16(propositions.count - 1))
+        }
         if rng.chance(perMille: 200) {
             done = true
             activitiesLeft = 0

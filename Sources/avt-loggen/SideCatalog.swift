@@ -68,7 +68,13 @@ struct SideCatalog {
         var browsing: [Proposition] = []
         for section in Self.sections {
             for layout in ["grid", "rail"] {
-                let attrs = "\"attrs\":{\"section\":\"\(section)\",\"layout\":\"\(layout)\"}"
+                // A nested filter (value-proposition attributes may nest), its keys in another
+                // order on rails, so that only comparing them as JSON values finds the same one.
+                let filters =
+                    layout == "grid"
+                    ? "{\"sort\":\"popular\",\"sections\":[\"\(section)\"]}"
+                    : "{\"sections\":[\"\(section)\"],\"sort\":\"popular\"}"
+                let attrs = "\"attrs\":{\"section\":\"\(section)\",\"layout\":\"\(layout)\",\"filters\":\(filters)}"
                 browsing.append(
                     Proposition(
                         kind: .browsingCatalog, name: Array("\"name\":\"browsingCatalog\"".utf8),
@@ -103,7 +109,9 @@ struct SideCatalog {
         var purchases: [Proposition] = []
         for (plan, price) in [("monthly", "9.99"), ("annual", "99.9"), ("family", "14.99"), ("sports-pass", "29.5")] {
             for currency in ["EUR", "USD", "GBP"] {
-                let attrs = "\"attrs\":{\"plan\":\"\(plan)\",\"price\":\(price),\"currency\":\"\(currency)\"}"
+                // `currency` and `Currency`: keys that the capitalise-keys middleware makes one.
+                let attrs =
+                    "\"attrs\":{\"plan\":\"\(plan)\",\"price\":\(price),\"currency\":\"\(currency)\",\"Currency\":\"\(currency.lowercased())\"}"
                 purchases.append(
                     Proposition(
                         kind: .purchasingSubscription, name: Array("\"name\":\"purchasingSubscription\"".utf8),

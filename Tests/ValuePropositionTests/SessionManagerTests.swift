@@ -330,3 +330,30 @@ struct SessionManagerTests {
         }
     }
 }
+
+/// Nested attributes identify a value proposition as JSON values: key order never matters and
+/// `123 == 123.0` (the decoder makes them canonical), arrays compare in order.
+@Suite struct NestedValuePropositionTests {
+    private func action(_ action: VPAction, _ movie: String, at time: Int64) -> VPRecord {
+        VPRecord(
+            timestamp: Timestamp(milliseconds: time), app: "a1", name: "watch", attributes: ["movie": .json(movie)],
+            action: action)
+    }
+
+    @Test func theSameNestedValueIsTheSameSession() {
+        var manager = SessionManager(app: "a1")
+        _ = manager.process(action(.open, #"{"id":123,"tags":["a","b"]}"#, at: 1))
+        let start = manager.process(action(.start, #"{"id":123,"tags":["a","b"]}"#, at: 2))
+        guard case .event(let started)? = start.first else {
+            Issue.record("the start gave no event: \(start)")
+            return
+        }
+        #expect(started.status == .started)
+        let other = manager.process(action(.start, #"{"id":123,"tags":["b","a"]}"#, at: 3))
+        guard case .error(let error)? = other.first else {
+            Issue.record("another array order found the session: \(other)")
+            return
+        }
+        #expect(error.kind == .initialActionNeedsToBeOpen(action: .start))
+    }
+}

@@ -40,7 +40,9 @@ typedef enum __attribute__((enum_extensibility(closed))) csj_kind {
     CSJ_ARRAY,
 } csj_kind;
 
-/// One scalar value (objects and arrays are reported by kind only).
+/// One scalar value. Objects and arrays are reported by kind, and inside an object field
+/// (`attrs`, `actionAttrs`, `meta`) with their JSON text in `string` and `length` too: compact
+/// from the DOM parser, as the line has it (not validated) from the on-demand walk.
 typedef struct csj_value {
     csj_kind kind;
     bool boolean;
