@@ -67,7 +67,8 @@ struct ReplayTrackerTests {
 
     /// A content tracker's own event keeps its own position, with two content trackers too
     /// (OpenAVT puts each content tracker's on it in its dictionary's order, which changes
-    /// from launch to launch; with one content tracker it is the tracker's own).
+    /// from launch to launch: OAVTHubCoreAds.swift lines 80-88 at 2628ccd; with one content
+    /// tracker it is the tracker's own).
     @Test func aContentTrackersEventKeepsItsOwnPosition() {
         let instrument = Instrument(id: "i", hub: HubCoreAds(), backend: SilentBackend())
         let trackers = (0..<3).map { _ in ReplayTracker() }

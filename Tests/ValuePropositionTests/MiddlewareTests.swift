@@ -25,7 +25,8 @@ struct MiddlewareTests {
         #expect(changed?.attributes.keys.first?.rawValue == key.capitalized)
     }
 
-    /// The cases where capitalising by `Character.uppercased()` differed from Foundation:
+    /// Tentacles capitalises with Foundation (`attributes[$0.key.capitalized]`, Middleware.swift
+    /// line 64 at aef2fe4). The cases where capitalising by `Character.uppercased()` differed:
     /// apostrophes, `ß`, titlecase digraphs, ligatures, upper-case letters that start a word.
     @Test(arguments: [
         ("x'y", "X'y"), ("o’neill", "O’neill"), ("ß", "Ss"), ("straße", "Straße"), ("ǆemal", "ǅemal"),
@@ -53,7 +54,8 @@ struct MiddlewareTests {
     }
 
     /// Keys that capitalise alike leave the attribute of the key last in UTF-8 byte order,
-    /// whatever the order the dictionary lists them in (Tentacles keeps whichever it met last).
+    /// whatever the order the dictionary lists them in (Tentacles keeps whichever its
+    /// `forEach` over the dictionary met last: Middleware.swift lines 62-65 at aef2fe4).
     @Test func keysThatCapitaliseAlikeKeepTheLastInByteOrder() {
         for _ in 0..<20 {
             let changed = Middleware.capitalisedAttributeKeys.apply(

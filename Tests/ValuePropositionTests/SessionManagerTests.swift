@@ -100,7 +100,8 @@ struct SessionManagerTests {
     }
 
     /// Tentacles at ffcb97e (the default) has no `timestamp`; at aef2fe4 the names are those of
-    /// domain activities, and `timestamp` (added by 7fe5abe) is the event's time.
+    /// domain activities, and `timestamp` (added by 7fe5abe) is the event's time
+    /// (DomainActivitySession.swift lines 87, 94 and 97 at aef2fe4).
     @Test func eventsCarryTheNamesOfTheTentaclesVersionChosen() throws {
         var manager = SessionManager(app: "a1", version: .domainActivity)
         let outputs = Self.run([.open, .start], manager: &manager)
@@ -332,7 +333,9 @@ struct SessionManagerTests {
 }
 
 /// Nested attributes identify a value proposition as JSON values: key order never matters and
-/// `123 == 123.0` (the decoder makes them canonical), arrays compare in order.
+/// `123 == 123.0` (the decoder makes them canonical), arrays compare in order. Tentacles'
+/// attributes may nest: they are serialised through `JSONEncoder` and `JSONSerialization`
+/// (Serialisable.swift lines 27-35 at aef2fe4).
 @Suite struct NestedValuePropositionTests {
     private func action(_ action: VPAction, _ movie: String, at time: Int64) -> VPRecord {
         VPRecord(
