@@ -82,6 +82,8 @@ struct RunCounts {
     var savedRecords = 0
 
     var problems: Int { rejectedLines + lateRejected + damagedFiles }
+    /// The problems with lines: rejected and late ones.
+    var lineProblems: Int { rejectedLines + lateRejected }
 
     /// Adds what replaying counted (records replayed, problems noted) to what reading counted.
     mutating func add(replaying other: RunCounts) {

@@ -113,7 +113,8 @@ struct ReplayFeed {
         }
     }
 
-    /// Counts a problem, writes it to `rejects.jsonl` and prints the first few.
+    /// Counts a problem, writes it to `rejects.jsonl` and prints it: every problem with a
+    /// whole file, and the first ``problemsShown`` problems with lines.
     mutating func note(_ problem: InputProblem) {
         switch problem {
         case .line: counts.rejectedLines += 1
@@ -122,7 +123,9 @@ struct ReplayFeed {
         }
         reports.write(problem)
         guard !quiet else { return }
-        if counts.problems <= Self.problemsShown {
+        if case .file = problem {
+            printError("avt-replay: \(problem.message)")
+        } else if counts.lineProblems <= Self.problemsShown {
             printError("avt-replay: \(problem.message)")
         }
     }

@@ -114,8 +114,10 @@ struct ReplayRun {
             + saved.waiting.prefix(1).map(\.record.timestamp)).min()
         if keepsOpen, let earliest { saved.carried = reports.leaveOpen(from: earliest) }
         counts.livesEndedByGap = feed.engine.livesEndedByGap
-        if !quiet && counts.problems > ReplayFeed.problemsShown {
-            printError("avt-replay: ... and \(counts.problems - ReplayFeed.problemsShown) more (see rejects.jsonl)")
+        if !quiet && counts.lineProblems > ReplayFeed.problemsShown {
+            printError(
+                "avt-replay: ... and \(counts.lineProblems - ReplayFeed.problemsShown) more rejected or late lines (see rejects.jsonl)"
+            )
         }
         if (arguments.strict && counts.problems > 0) || !filesOverLimit.isEmpty {
             let why =

@@ -76,6 +76,24 @@ struct BadInputTests {
         #expect(playbacks.split(separator: "\n").count > 2)
     }
 
+    /// Every problem with a whole file is named on standard error, however many problems with
+    /// lines came before it; only the list of line problems is cut.
+    @Test func aDamagedFileIsNamedAfterManyBadLines() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let garbage = folder.appendingPathComponent("a-garbage.jsonl")
+        try Data(String(repeating: "not json\n", count: 25).utf8).write(to: garbage)
+        let sample = try Data(contentsOf: URL(fileURLWithPath: CommandRunner.samples[0]))
+        let cut = folder.appendingPathComponent("b-cut.jsonl.gz")
+        try sample.prefix(sample.count * 2 / 3).write(to: cut)
+        let out = folder.appendingPathComponent("out")
+        let result = try CommandRunner.run(["--out", out.path, garbage.path, cut.path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("b-cut.jsonl.gz: truncated gzip stream"))
+        #expect(result.standardError.contains("... and 15 more rejected or late lines"))
+        #expect(result.standardError.components(separatedBy: "a-garbage.jsonl:").count - 1 == 10)
+    }
+
     @Test func badFilesAreNamedAndTheOthersStillReplay() throws {
         let folder = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
