@@ -16,6 +16,9 @@ enum ExitStatus: Int32 {
     case inputFailed = 4
     /// Some metrics could not be delivered to a server; they are kept in the spool.
     case metricsKept = 5
+    /// No input could be read (every file missing, unreadable, a directory or not gzip): no
+    /// report was written, the previous ones and the state are unchanged.
+    case noInput = 6
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 

@@ -43,6 +43,8 @@ struct InputReader {
         var late = 0
         var bytesRead: Int64 = 0
         var ended = false
+        /// Whether it was opened: it was read, if only in part.
+        var opened = false
     }
 
     /// A reader of `paths`, in the order given (their rank breaks ties between equal times),
@@ -55,6 +57,9 @@ struct InputReader {
 
     /// The inputs' names, by rank.
     var names: [String] { inputs.map(\.name) }
+
+    /// How many inputs could be opened (and read, if only in part).
+    var inputsOpened: Int { inputs.count { $0.opened } }
     /// The records of each input more than the reorder window later than a record before them.
     var lateByInput: [Int] { inputs.map(\.late) }
     /// The lines of each input.
@@ -139,6 +144,7 @@ struct InputReader {
             return nil
         }
         inputs[index].source = source
+        inputs[index].opened = true
         return source
     }
 

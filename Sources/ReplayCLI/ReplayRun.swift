@@ -119,6 +119,12 @@ struct ReplayRun {
                 "avt-replay: ... and \(counts.lineProblems - ReplayFeed.problemsShown) more rejected or late lines (see rejects.jsonl)"
             )
         }
+        if reader.inputsOpened == 0 {
+            printError(
+                "avt-replay: failed (no input could be read); no reports were written, the previous ones are unchanged")
+            reports.discard()
+            return (.noInput, counts)
+        }
         if (arguments.strict && counts.problems > 0) || !filesOverLimit.isEmpty {
             let why =
                 filesOverLimit.isEmpty
@@ -128,13 +134,19 @@ struct ReplayRun {
             reports.discard()
             return (.inputFailed, counts)
         }
+        // Published last, after the state: a run whose state cannot be written leaves the
+        // previous reports as they were. Killed after the state and before the reports, a run
+        // leaves a state that has consumed its inputs: `--replace-run` replays it.
         do {
-            try reports.commit()
+            try reports.stage()
+            KillPoint.staged.reach()
             if let state, let plan {
                 // The state replaced is kept first: a crash between the two leaves both usable.
                 if !plan.replacesLastRun { try RunState.keepPrevious(of: state) }
                 try RunState.save(saved, to: state)
+                KillPoint.stateWritten.reach()
             }
+            try reports.publish()
         } catch {
             printError("avt-replay: \(error)")
             reports.discard()

@@ -31,6 +31,8 @@ final class ReportSet {
     private let sharding: Sharding?
     private let prefix: String
     private let index: ReportWriter?
+    /// The files written whole at the end (``stage()``), waiting to be published.
+    private var stagedFiles: [ReportWriter] = []
     private let statePath: String
     private let indexPath: String
 
@@ -197,45 +199,78 @@ final class ReportSet {
         }
     }
 
-    /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the aggregates as points),
-    /// then renames every file over its target; a sharded run then writes `sessions.index` and
-    /// `summary.state`, and any other run removes those an earlier sharded run left in the
-    /// folder, so that `merge` cannot take its reports for a shard's.
+    /// Stages every report and then publishes them (``stage()``, ``publish()``).
     func commit() throws(AtomicFile.WriteError) {
-        try AtomicFile.write(SummaryReport.encode(summary), to: summaryPath)
-        try AtomicFile.write(AggregatesReport.encode(aggregates), to: aggregatesPath)
-        try AtomicFile.write(HTMLReport.encode(pageSummary ?? summary, worst: worst), to: htmlPath)
-        if aggregatesAsPoints {
-            sessionFiles[SessionFile.influx.rawValue]?.append(metrics.influx(aggregates))
-            sessionFiles[SessionFile.graphite.rawValue]?.append(metrics.graphite(aggregates))
+        try stage()
+        try publish()
+    }
+
+    /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the
+    /// aggregates as points), and a sharded run's `sessions.index` and `summary.state`, and
+    /// flushes every file to disk beside its target: nothing visible changes until
+    /// ``publish()``, and ``discard()`` removes them all.
+    func stage() throws(AtomicFile.WriteError) {
+        do throws(AtomicFile.WriteError) {
+            try stage(SummaryReport.encode(summary), to: summaryPath)
+            try stage(AggregatesReport.encode(aggregates), to: aggregatesPath)
+            try stage(HTMLReport.encode(pageSummary ?? summary, worst: worst), to: htmlPath)
+            if aggregatesAsPoints {
+                sessionFiles[SessionFile.influx.rawValue]?.append(metrics.influx(aggregates))
+                sessionFiles[SessionFile.graphite.rawValue]?.append(metrics.graphite(aggregates))
+            }
+            for writer in sessionFiles.compactMap({ $0 }) + [rejects] {
+                try writer.stage()
+            }
+            guard let sharding, let index else { return }
+            try index.stage()
+            let state = SummaryState(
+                shard: sharding.shard.index, shards: sharding.shard.count, options: sharding.options, prefix: prefix,
+                aggregate: aggregatesAsPoints, trace: sessionFiles[SessionFile.trace.rawValue] != nil,
+                summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state, worst: worst.state)
+            let encoded: [UInt8]
+            do {
+                encoded = try state.encoded()
+            } catch {
+                throw AtomicFile.WriteError(path: statePath, reason: "\(error)")
+            }
+            try stage(encoded, to: statePath)
+        } catch {
+            discard()
+            throw error
         }
-        for writer in sessionFiles.compactMap({ $0 }) + [rejects] {
-            try writer.commit()
+    }
+
+    /// Renames every staged file over its target, the reports first and `rejects.jsonl` last;
+    /// a run that is not sharded then removes the `sessions.index` and `summary.state` an
+    /// earlier sharded run left in the folder, so that `merge` cannot take its reports for a
+    /// shard's.
+    func publish() throws(AtomicFile.WriteError) {
+        var writers = stagedFiles + sessionFiles.compactMap { $0 }
+        if let index { writers.append(index) }
+        for writer in writers + [rejects] {
+            try writer.publish()
         }
-        guard let sharding, let index else {
+        stagedFiles = []
+        if sharding == nil {
             unlink(statePath)
             unlink(indexPath)
-            return
         }
-        try index.commit()
-        let state = SummaryState(
-            shard: sharding.shard.index, shards: sharding.shard.count, options: sharding.options, prefix: prefix,
-            aggregate: aggregatesAsPoints, trace: sessionFiles[SessionFile.trace.rawValue] != nil,
-            summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state, worst: worst.state)
-        do {
-            try AtomicFile.write(state.encoded(), to: statePath)
-        } catch let error as AtomicFile.WriteError {
-            throw error
-        } catch {
-            throw AtomicFile.WriteError(path: statePath, reason: "\(error)")
-        }
+    }
+
+    /// Writes `bytes` to a staged file for `path`.
+    private func stage(_ bytes: [UInt8], to path: String) throws(AtomicFile.WriteError) {
+        let writer = try ReportWriter(path: path)
+        stagedFiles.append(writer)
+        writer.append(bytes)
+        try writer.stage()
     }
 
     /// Removes the temporary files of a run that failed, leaving the previous reports as they
     /// were. The pipeline's threads keep the set alive until the process ends, so this cannot
     /// be left to the writers' `deinit`.
     func discard() {
-        for writer in sessionFiles.compactMap({ $0 }) + [rejects] { writer.discard() }
+        for writer in stagedFiles + sessionFiles.compactMap({ $0 }) + [rejects] { writer.discard() }
         index?.discard()
+        stagedFiles = []
     }
 }

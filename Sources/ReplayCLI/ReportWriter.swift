@@ -25,6 +25,8 @@ final class ReportWriter {
     /// and keeping both in memory). Pages never written take no memory.
     private var buffer = ByteWriter(capacity: 2 * ReportWriter.flushSize)
     private var failure: String?
+    /// Whether the temporary file is complete on disk, waiting for ``publish()``.
+    private var staged = false
     /// The bytes written out so far: where the next flush starts in the file.
     private var flushedCount: Int64 = 0
 
@@ -43,12 +45,16 @@ final class ReportWriter {
     }
 
     /// Drops what was written: the temporary file is removed and the target left as it was
-    /// (nothing happens after ``commit()``).
+    /// (nothing happens after ``publish()``).
     func discard() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
-        unlink(temporaryPath)
+        if descriptor >= 0 {
+            close(descriptor)
+            descriptor = -1
+            unlink(temporaryPath)
+        } else if staged {
+            staged = false
+            unlink(temporaryPath)
+        }
     }
 
     func append(_ bytes: [UInt8]) {
@@ -67,14 +73,32 @@ final class ReportWriter {
 
     /// Writes what is buffered, flushes it to disk, and renames the file over the target.
     func commit() throws(AtomicFile.WriteError) {
+        try stage()
+        try publish()
+    }
+
+    /// Writes what is buffered and flushes it to disk: the file is complete beside its target,
+    /// which is left as it was until ``publish()`` (or ``discard()`` removes the file).
+    func stage() throws(AtomicFile.WriteError) {
         flush()
         if failure == nil && fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
         close(descriptor)
         descriptor = -1
-        if failure == nil && rename(temporaryPath, path) != 0 { failure = String(cString: strerror(errno)) }
         if let failure {
             unlink(temporaryPath)
             throw AtomicFile.WriteError(path: path, reason: failure)
+        }
+        staged = true
+    }
+
+    /// Renames the staged file over its target.
+    func publish() throws(AtomicFile.WriteError) {
+        guard staged else { return }
+        staged = false
+        if rename(temporaryPath, path) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            throw AtomicFile.WriteError(path: path, reason: reason)
         }
     }
 

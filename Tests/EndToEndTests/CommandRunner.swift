@@ -29,10 +29,15 @@ struct CommandRunner {
     /// The log generator, beside the binary.
     static let loggen = binary.deletingLastPathComponent().appendingPathComponent("avt-loggen")
 
-    static func run(_ arguments: [String], standardInput: Data? = nil, executable: URL = binary) throws -> Output {
+    static func run(
+        _ arguments: [String], standardInput: Data? = nil, executable: URL = binary, environment: [String: String] = [:]
+    ) throws -> Output {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.currentDirectoryURL = packageRoot
         let out = Pipe()
         let err = Pipe()
