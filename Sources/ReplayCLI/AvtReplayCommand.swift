@@ -28,7 +28,8 @@ struct AvtReplayCommand: ParsableCommand {
             rejects.jsonl), 2 for a usage error, 3 when the reports could not be written, 4 when \
             --strict or --max-rejects refused the input, or --state found it replayed already \
             (no reports written), 5 when metrics could \
-            not be delivered to a server (they are kept in the spool for the next run or flush). \
+            not be delivered to a server (they are kept in the spool for the next run or flush), \
+            6 when no input could be read (the previous reports are left as they were). \
             check and diff exit 0 when the report sets are the same and 1 when they differ.
 
             Examples:
