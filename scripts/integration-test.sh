@@ -46,7 +46,15 @@ influx_stop
 replay "$work/b.err" --quiet --out "$work/b" --influx "$influx" samples/*.jsonl.gz
 check status_is "$status" 5
 check grep -q "kept in $work/b/spool" "$work/b.err"
+check grep -q "the server was unreachable: " "$work/b.err"
 check test -n "$(ls "$work/b/spool"/*.influx 2>/dev/null)"
+# Down, and the spool cannot be written (its folder is under a file): the batches are lost,
+# exit 7, and said so.
+touch "$work/not-a-folder"
+replay "$work/lost.err" --quiet --out "$work/lost" --influx "$influx" --spool "$work/not-a-folder/spool" samples/*.jsonl.gz
+check status_is "$status" 7
+check grep -q "LOST" "$work/lost.err"
+check grep -q "cannot keep a batch in" "$work/lost.err"
 influx_start
 replay "$work/flush.err" flush --spool "$work/b/spool" --influx "$influx"
 check status_is "$status" 0
@@ -56,8 +64,25 @@ check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "
 "$bin" flush --quiet --spool "$work/b/spool" --influx "$influx"
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
 
+# 2b. A write URL without a database is a usage error before any work; a database that does
+#     not exist yet: its 404 is reported and the batches kept, and once it exists, flush
+#     delivers them, every point once.
+replay "$work/nodb.err" --quiet --out "$work/nodb" --influx "$(influx_url)/write" samples/*.jsonl.gz
+check status_is "$status" 2
+check test ! -d "$work/nodb"
+later_db=avt_created_later
+replay "$work/missing.err" --quiet --out "$work/missing" --influx "$(influx_url)/write?db=$later_db" samples/*.jsonl.gz
+check status_is "$status" 5
+check grep -q "database not found" "$work/missing.err"
+check test -n "$(ls "$work/missing/spool"/*.influx 2>/dev/null)"
+curl -sS --max-time 30 -XPOST "$(influx_url)/query" --data-urlencode "q=CREATE DATABASE $later_db" >/dev/null
+replay "$work/flush2.err" flush --spool "$work/missing/spool" --influx "$(influx_url)/write?db=$later_db"
+check status_is "$status" 0
+check test -z "$(ls "$work/missing/spool"/*.influx 2>/dev/null)"
+check python3 scripts/integration-check.py influx "$(influx_url)" "$later_db" "$work/missing/metrics.influx"
+
 # 3. A field type conflict: InfluxDB refuses the batch's StartTime lines and keeps the rest;
-#    the refusal is reported with those lines, and nothing is spooled.
+#    the refusal is reported with those lines, and the batch is kept in the spool.
 influx_stop
 influx_start
 printf 'avt_openavt,instrument=conflict,tracker=0 StartTime=1.5 1763622000000000000\n' | influx_write "$INFLUX_DB" ns >/dev/null
@@ -65,7 +90,7 @@ replay "$work/c.err" --quiet --out "$work/c" --influx "$influx" samples/*.jsonl.
 check status_is "$status" 5
 check grep -q 'field type conflict' "$work/c.err"
 check grep -q '^  avt_openavt,instrument=.*StartTime=' "$work/c.err"
-check test ! -d "$work/c/spool"
+check test -n "$(ls "$work/c/spool"/*.influx 2>/dev/null)"
 plays=$(grep -c ' NumPlays=' "$work/c/metrics.influx")
 stored=$(influx_query "$INFLUX_DB" 'SELECT count("NumPlays") FROM avt_openavt' \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])')

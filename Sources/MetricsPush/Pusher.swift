@@ -4,9 +4,13 @@ import Foundation
 ///
 /// A batch that finds the server unreachable is tried `attempts` times, waiting `backoff`,
 /// then twice as long, between tries; if it still fails, it and every batch after it go to
-/// the spool (a server that is down is not hammered). A batch the server refuses is reported
-/// with the lines InfluxDB names (partial writes keep the other lines) and not kept: sending it
-/// again would be refused again.
+/// the spool (a server that is down is not hammered). A batch the server refuses (a 4xx: a
+/// database that does not exist yet, a field type conflict) is reported with the server's
+/// answer and the lines InfluxDB names, and kept in the spool too, so that a later run or
+/// `flush` delivers it once the server takes it (InfluxDB keeps one point per series and time,
+/// so the lines it took are not doubled). A spooled batch leaves the spool only when
+/// delivered. A batch neither delivered nor kept (the spool could not be written) is lost, and
+/// said so, with the reason.
 public struct Pusher {
     public let sink: any MetricsSink
     public let spool: Spool
@@ -24,44 +28,69 @@ public struct Pusher {
     /// What happened to the batches of one push.
     public struct Outcome: Hashable, Sendable {
         public var delivered = 0
+        /// New batches kept in the spool because the server was unreachable.
         public var spooled = 0
+        /// Why the server was unreachable, when it was.
+        public var unreachable: String?
+        /// The server's answer to each batch it refused (new or from the spool), with the lines it
+        /// names; the batches stay in the spool.
         public var refused: [String] = []
         /// Batches from the spool that were delivered and removed.
         public var flushed = 0
+        /// Batches neither delivered nor kept, each with why it could not be kept.
+        public var lost: [String] = []
         public init() {}
+
+        /// Whether every batch, new or spooled, reached the server.
+        public var deliveredEverything: Bool { spooled == 0 && refused.isEmpty && lost.isEmpty }
     }
 
     /// Sends the spooled batches, then `batches`.
     public func push(_ batches: some Sequence<[UInt8]>) -> Outcome {
         var outcome = Outcome()
-        var reachable = true
         for path in spool.pending(for: sink.name) {
-            guard reachable, let data = FileManager.default.contents(atPath: path) else { break }
+            guard outcome.unreachable == nil, let data = FileManager.default.contents(atPath: path) else { break }
             switch deliver(Array(data)) {
             case .delivered:
                 spool.remove(path)
                 outcome.flushed += 1
             case .refused(let message):
-                spool.remove(path)
-                outcome.refused.append("\(path): \(message)")
-            case .unreachable:
-                reachable = false
+                outcome.refused.append("\(path) (kept): \(describe(refusal: message, of: Array(data)))")
+            case .unreachable(let cause):
+                outcome.unreachable = cause
             }
         }
         for batch in batches {
-            let delivery = reachable ? deliver(batch) : .unreachable("not tried: the server was unreachable")
+            let delivery = outcome.unreachable == nil ? deliver(batch) : .unreachable(outcome.unreachable ?? "")
+            let refusal: String
             switch delivery {
             case .delivered:
                 outcome.delivered += 1
+                continue
             case .refused(let message):
-                let lines = sink.name == "influx" ? InfluxRefusal.offendingLines(in: batch, message: message) : []
-                outcome.refused.append(([message] + lines.map { "  " + $0 }).joined(separator: "\n"))
-            case .unreachable:
-                reachable = false
-                if (try? spool.keep(batch, for: sink.name)) != nil { outcome.spooled += 1 }
+                refusal = describe(refusal: message, of: batch)
+            case .unreachable(let cause):
+                if outcome.unreachable == nil { outcome.unreachable = cause }
+                refusal = ""
+            }
+            do {
+                let path = try spool.keep(batch, for: sink.name)
+                if refusal.isEmpty {
+                    outcome.spooled += 1
+                } else {
+                    outcome.refused.append("\(path) (kept): \(refusal)")
+                }
+            } catch {
+                outcome.lost.append(refusal.isEmpty ? error.description : "\(refusal); \(error.description)")
             }
         }
         return outcome
+    }
+
+    /// The server's answer, with the lines of the batch InfluxDB names in it.
+    private func describe(refusal message: String, of batch: [UInt8]) -> String {
+        let lines = sink.name == "influx" ? InfluxRefusal.offendingLines(in: batch, message: message) : []
+        return ([message] + lines.map { "  " + $0 }).joined(separator: "\n")
     }
 
     private func deliver(_ batch: [UInt8]) -> Delivery {

@@ -29,7 +29,8 @@ struct AvtReplayCommand: ParsableCommand {
             --strict or --max-rejects refused the input, or --state found it replayed already \
             (no reports written), 5 when metrics could \
             not be delivered to a server (they are kept in the spool for the next run or flush), \
-            6 when no input could be read (the previous reports are left as they were). \
+            6 when no input could be read (the previous reports are left as they were), 7 when \
+            metrics could be neither delivered nor kept in the spool. \
             check and diff exit 0 when the report sets are the same and 1 when they differ.
 
             Examples:

@@ -16,6 +16,9 @@ enum ExitStatus: Int32 {
     case inputFailed = 4
     /// Some metrics could not be delivered to a server; they are kept in the spool.
     case metricsKept = 5
+    /// Some metrics could be neither delivered to a server nor kept in the spool: they are lost
+    /// (the reports, `metrics.influx` and `metrics.graphite` included, were written).
+    case metricsLost = 7
     /// No input could be read (every file missing, unreadable, a directory or not gzip): no
     /// report was written, the previous ones and the state are unchanged.
     case noInput = 6

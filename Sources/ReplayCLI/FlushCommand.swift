@@ -19,6 +19,7 @@ struct FlushCommand: ParsableCommand {
     }
 
     func run() throws {
-        if !push.push(fromFolder: nil, quiet: quiet) { throw ExitStatus.metricsKept.exitCode }
+        let status = push.push(fromFolder: nil, quiet: quiet).status(after: .success)
+        if status != .success { throw status.exitCode }
     }
 }

@@ -72,7 +72,7 @@ struct MergeCommand: ParsableCommand {
             printError("avt-replay merge: \(error)")
             return .outputFailed
         }
-        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : true
+        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : .delivered
         if !quiet {
             let indices = merger.shardIndices.sorted().map(String.init).joined(separator: ", ")
             var text = "avt-replay merge: \(merged.sessions) sessions of shards \(indices) of \(merger.shardCount)"
@@ -83,7 +83,6 @@ struct MergeCommand: ParsableCommand {
             if merged.hasRejects { text += "; some input was skipped (see rejects.jsonl)" }
             printError(text + ".")
         }
-        if !pushed { return .metricsKept }
-        return merged.hasRejects ? .inputSkipped : .success
+        return pushed.status(after: merged.hasRejects ? .inputSkipped : .success)
     }
 }

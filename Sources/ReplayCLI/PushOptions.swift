@@ -32,6 +32,14 @@ struct PushOptions: ParsableArguments {
         if let influx, InfluxSink(url: influx) == nil {
             throw ValidationError("--influx must be an http(s) URL such as http://127.0.0.1:8086/write?db=telemetry.")
         }
+        // A write URL without a database can never work: InfluxDB refuses every batch.
+        if let influx, let query = URLComponents(string: influx)?.queryItems,
+            query.contains(where: { $0.name == "db" && !($0.value ?? "").isEmpty })
+        {
+        } else if let influx {
+            throw ValidationError(
+                "--influx needs the database: \(influx) has no db=, as in http://127.0.0.1:8086/write?db=telemetry.")
+        }
         if let graphite, GraphiteSink(address: graphite) == nil {
             throw ValidationError("--graphite must be HOST:PORT, such as 127.0.0.1:2003.")
         }
@@ -45,11 +53,30 @@ struct PushOptions: ParsableArguments {
         return sinks
     }
 
-    /// Sends what the spool kept, then the folder's metric files (none when `folder` is nil);
-    /// returns whether everything was delivered.
-    func push(fromFolder folder: String?, quiet: Bool) -> Bool {
+    /// What became of the metrics of one push, over every server.
+    enum Result {
+        /// Every batch reached its server.
+        case delivered
+        /// Some batches are kept in the spool for a later run or `flush`.
+        case kept
+        /// Some batches were neither delivered nor kept.
+        case lost
+
+        /// The run's exit status given its status before the push.
+        func status(after status: ExitStatus) -> ExitStatus {
+            switch self {
+            case .delivered: status
+            case .kept: .metricsKept
+            case .lost: .metricsLost
+            }
+        }
+    }
+
+    /// Sends what the spool kept, then the folder's metric files (none when `folder` is nil),
+    /// printing what happened to them and why.
+    func push(fromFolder folder: String?, quiet: Bool) -> Result {
         let spool = Spool(directory: spool ?? ((folder ?? "reports") as NSString).appendingPathComponent("spool"))
-        var everything = true
+        var result = Result.delivered
         for (sink, file) in sinks {
             let batches = folder.map {
                 LineBatches(path: ($0 as NSString).appendingPathComponent(file), lines: Self.batchLines)
@@ -59,18 +86,26 @@ struct PushOptions: ParsableArguments {
             for refusal in outcome.refused {
                 printError("avt-replay: \(sink.name) refused a batch: \(refusal)")
             }
-            if outcome.spooled > 0 || !outcome.refused.isEmpty { everything = false }
-            if !quiet || outcome.spooled > 0 {
+            for loss in outcome.lost {
+                printError("avt-replay: \(sink.name): a batch was lost: \(loss)")
+            }
+            let waiting = spool.pending(for: sink.name).count
+            if !outcome.lost.isEmpty {
+                result = .lost
+            } else if waiting > 0, case .delivered = result {
+                result = .kept
+            }
+            if !quiet || !outcome.deliveredEverything || waiting > 0 {
                 var text = "avt-replay: \(sink.name): \(outcome.delivered) batches delivered"
                 if outcome.flushed > 0 { text += ", \(outcome.flushed) from the spool" }
-                if outcome.spooled > 0 {
-                    text += ", \(outcome.spooled) kept in \(spool.directory) (the server was unreachable)"
-                }
-                if !outcome.refused.isEmpty { text += ", \(outcome.refused.count) refused" }
+                if outcome.spooled > 0 { text += ", \(outcome.spooled) kept in \(spool.directory)" }
+                if let cause = outcome.unreachable { text += " (the server was unreachable: \(cause))" }
+                if !outcome.refused.isEmpty { text += ", \(outcome.refused.count) refused (kept)" }
+                if !outcome.lost.isEmpty { text += ", \(outcome.lost.count) LOST (neither delivered nor kept)" }
+                if waiting > 0 { text += "; \(waiting) waiting in the spool for a later run or flush" }
                 printError(text)
             }
-            if !spool.pending(for: sink.name).isEmpty && outcome.spooled == 0 { everything = false }
         }
-        return everything
+        return result
     }
 }

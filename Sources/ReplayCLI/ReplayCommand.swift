@@ -82,14 +82,14 @@ struct ReplayCommand: ParsableCommand {
             quiet: quiet
         )
         .execute()
-        if status == .outputFailed || status == .inputFailed { return status }
-        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : true
+        if status == .outputFailed || status == .inputFailed || status == .noInput { return status }
+        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : .delivered
         if !quiet {
             let elapsed = (clock.now - started).components
             let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
             printError(RunSummary(counts: counts, seconds: seconds, outputFolder: out, state: state).text)
         }
-        return pushed ? status : .metricsKept
+        return pushed.status(after: status)
     }
 
     /// The inputs in replay order: by file name, then by path, each path once.

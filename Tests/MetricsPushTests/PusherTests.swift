@@ -60,15 +60,41 @@ struct PusherTests {
         #expect(spool.pending(for: "fake").isEmpty)
     }
 
-    @Test func aRefusedBatchIsReportedAndNotKept() throws {
+    /// A refused batch (a database not created yet) is reported with the server's answer and
+    /// kept, not retried in a loop: a later push delivers it once the server takes it.
+    @Test func aRefusedBatchIsReportedAndKeptForALaterPush() throws {
         let spool = try makeSpool()
         defer { try? FileManager.default.removeItem(atPath: spool.directory) }
-        let sink = ScriptedSink([.refused("HTTP 400: partial write"), .delivered])
+        let sink = ScriptedSink([.refused("HTTP 404: database not found: \"telemetry\""), .delivered])
         let outcome = Pusher(sink: sink, spool: spool) { _ in }.push([Array("x\n".utf8), Array("y\n".utf8)])
-        #expect(outcome.refused == ["HTTP 400: partial write"])
+        #expect(outcome.refused.count == 1)
+        #expect(outcome.refused.first?.hasSuffix("(kept): HTTP 404: database not found: \"telemetry\"") == true)
         #expect(outcome.delivered == 1)
+        #expect(!outcome.deliveredEverything)
         #expect(sink.sent == ["x\n", "y\n"])
+        #expect(spool.pending(for: "fake").count == 1)
+        let later = ScriptedSink([])
+        let flushed = Pusher(sink: later, spool: spool) { _ in }.push([[UInt8]]())
+        #expect(later.sent == ["x\n"])
+        #expect(flushed.flushed == 1)
         #expect(spool.pending(for: "fake").isEmpty)
+    }
+
+    /// A batch the spool cannot keep (its folder cannot be made) is lost, and said so with why.
+    @Test func aBatchTheSpoolCannotKeepIsLostAndSaysWhy() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("spool-file-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data("x".utf8).write(to: file)
+        let spool = Spool(directory: file.appendingPathComponent("spool").path)
+        let sink = ScriptedSink([.unreachable("Connection refused"), .unreachable("Connection refused")])
+        var pusher = Pusher(sink: sink, spool: spool) { _ in }
+        pusher.attempts = 2
+        let outcome = pusher.push([Array("x\n".utf8)])
+        #expect(outcome.delivered == 0)
+        #expect(outcome.spooled == 0)
+        #expect(outcome.unreachable == "Connection refused")
+        #expect(outcome.lost.count == 1)
+        #expect(outcome.lost.first?.contains("cannot keep a batch in") == true)
     }
 
     @Test(arguments: [1, 2, 3, 5_000])
@@ -114,9 +140,10 @@ struct InfluxRefusalTests {
             #"HTTP 400: partial write: field type conflict: input field "StartTime" on measurement "avt_openavt" is type float, already exists as type integer dropped=2"#
         let refusals = ScriptedSink([.refused(message)])
         let spool = Spool(directory: FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID())").path)
+        defer { try? FileManager.default.removeItem(atPath: spool.directory) }
         let outcome = Pusher(sink: InfluxNamed(refusals), spool: spool) { _ in }.push([batch])
         #expect(
-            outcome.refused == [
+            outcome.refused.map { $0.components(separatedBy: " (kept): ").last ?? "" } == [
                 message + "\n  avt_openavt,instrument=a,tracker=0 StartTime=1.5 1"
                     + "\n  avt_openavt,instrument=b,tracker=0 StartTime=2.5,playback_id=\"p\" 4"
             ])
@@ -125,8 +152,10 @@ struct InfluxRefusalTests {
     @Test func aParseErrorQuotesItsLine() {
         let message = "HTTP 400: partial write: unable to parse 'bad line': invalid field format dropped=0"
         let spool = Spool(directory: FileManager.default.temporaryDirectory.appendingPathComponent("s-\(UUID())").path)
+        defer { try? FileManager.default.removeItem(atPath: spool.directory) }
         let outcome = Pusher(sink: InfluxNamed(ScriptedSink([.refused(message)])), spool: spool) { _ in }.push([batch])
-        #expect(outcome.refused == [message + "\n  bad line"])
+        #expect(
+            outcome.refused.map { $0.components(separatedBy: " (kept): ").last ?? "" } == [message + "\n  bad line"])
     }
 }
 
