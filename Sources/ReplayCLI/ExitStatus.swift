@@ -25,6 +25,20 @@ enum ExitStatus: Int32 {
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 
+    /// The status's name in `run.json`.
+    var name: String {
+        switch self {
+        case .success: "success"
+        case .inputSkipped: "inputSkipped"
+        case .usage: "usage"
+        case .outputFailed: "outputFailed"
+        case .inputFailed: "inputFailed"
+        case .metricsKept: "metricsKept"
+        case .noInput: "noInput"
+        case .metricsLost: "metricsLost"
+        }
+    }
+
     /// `check` and `diff`: the report sets differ. These commands never skip input silently
     /// (a skipped line is a reject, and rejects are compared), so the code of
     /// ``inputSkipped`` is free for them.

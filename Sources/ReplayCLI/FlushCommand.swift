@@ -19,7 +19,7 @@ struct FlushCommand: ParsableCommand {
     }
 
     func run() throws {
-        let status = push.push(fromFolder: nil, quiet: quiet).status(after: .success)
+        let status = push.push(fromFolder: nil, quiet: quiet).result.status(after: .success)
         if status != .success { throw status.exitCode }
     }
 }

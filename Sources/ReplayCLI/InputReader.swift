@@ -58,6 +58,9 @@ struct InputReader {
     /// The inputs' names, by rank.
     var names: [String] { inputs.map(\.name) }
 
+    /// Each input's lines and rejected lines, by rank.
+    var rejectedByInput: [Int] { inputs.map(\.rejected) }
+
     /// How many inputs could be opened (and read, if only in part).
     var inputsOpened: Int { inputs.count { $0.opened } }
     /// The records of each input more than the reorder window later than a record before them.
@@ -195,6 +198,13 @@ struct InputReader {
         let magic = (try? handle.read(upToCount: 2)) ?? Data()
         if magic.isEmpty || magic == Data([0x1F, 0x8B]) { return nil }
         return "not a gzip file (it has a .gz name but no gzip header); skipped"
+    }
+
+    /// The size of the regular file at `path`; `nil` for standard input and anything else.
+    static func regularFileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard path != "-", stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int64(info.st_size)
     }
 
     static func fileSize(_ path: String) -> Int64 {

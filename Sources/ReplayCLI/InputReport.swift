@@ -59,6 +59,8 @@ enum InputProblem {
 
 /// What reading the inputs found and what the replay produced, counted.
 struct RunCounts {
+    /// Each input, in replay order, and what was read of it.
+    var inputs: [InputSummary] = []
     var files = 0
     var bytes: Int64 = 0
     /// Compressed bytes read (of gzip inputs; all bytes of plain ones).
@@ -108,4 +110,17 @@ struct RunCounts {
         marconiItems += report.marconiItems.count
         sessions[report.key.system, default: 0] += 1
     }
+}
+
+/// One input of a run, for `run.json`.
+struct InputSummary {
+    var name: String
+    /// Its size in bytes, when it is a regular file.
+    var size: Int64?
+    /// The FNV-1a 64 digest of its bytes, when the run computed it (`--state` does).
+    var digest: String?
+    var lines: Int
+    var rejected: Int
+    var late: Int
+    var lateRejected: Int
 }

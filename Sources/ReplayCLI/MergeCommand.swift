@@ -72,7 +72,7 @@ struct MergeCommand: ParsableCommand {
             printError("avt-replay merge: \(error)")
             return .outputFailed
         }
-        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : .delivered
+        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet).result : .delivered
         if !quiet {
             let indices = merger.shardIndices.sorted().map(String.init).joined(separator: ", ")
             var text = "avt-replay merge: \(merged.sessions) sessions of shards \(indices) of \(merger.shardCount)"

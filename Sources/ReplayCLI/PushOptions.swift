@@ -53,6 +53,19 @@ struct PushOptions: ParsableArguments {
         return sinks
     }
 
+    /// What became of one server's batches in a push (`run.json`).
+    struct SinkSummary {
+        var name: String
+        var delivered: Int
+        var fromSpool: Int
+        var kept: Int
+        var refused: Int
+        var lost: Int
+        /// Batches left in the spool for this server after the push.
+        var waiting: Int
+        var unreachable: String?
+    }
+
     /// What became of the metrics of one push, over every server.
     enum Result {
         /// Every batch reached its server.
@@ -74,9 +87,10 @@ struct PushOptions: ParsableArguments {
 
     /// Sends what the spool kept, then the folder's metric files (none when `folder` is nil),
     /// printing what happened to them and why.
-    func push(fromFolder folder: String?, quiet: Bool) -> Result {
+    func push(fromFolder folder: String?, quiet: Bool) -> (result: Result, sinks: [SinkSummary]) {
         let spool = Spool(directory: spool ?? ((folder ?? "reports") as NSString).appendingPathComponent("spool"))
         var result = Result.delivered
+        var summaries: [SinkSummary] = []
         for (sink, file) in sinks {
             let batches = folder.map {
                 LineBatches(path: ($0 as NSString).appendingPathComponent(file), lines: Self.batchLines)
@@ -90,6 +104,11 @@ struct PushOptions: ParsableArguments {
                 printError("avt-replay: \(sink.name): a batch was lost: \(loss)")
             }
             let waiting = spool.pending(for: sink.name).count
+            summaries.append(
+                SinkSummary(
+                    name: sink.name, delivered: outcome.delivered, fromSpool: outcome.flushed, kept: outcome.spooled,
+                    refused: outcome.refused.count, lost: outcome.lost.count, waiting: waiting,
+                    unreachable: outcome.unreachable))
             if !outcome.lost.isEmpty {
                 result = .lost
             } else if waiting > 0, case .delivered = result {
@@ -106,6 +125,6 @@ struct PushOptions: ParsableArguments {
                 printError(text)
             }
         }
-        return result
+        return (result, summaries)
     }
 }

@@ -40,6 +40,13 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var push: PushOptions
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Where to write the run's summary as JSON (default: <out>/run.json; - for standard output).",
+            valueName: "file"))
+    var summaryJSON: String?
+
     @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
     var quiet = false
 
@@ -82,14 +89,41 @@ struct ReplayCommand: ParsableCommand {
             quiet: quiet
         )
         .execute()
-        if status == .outputFailed || status == .inputFailed || status == .noInput { return status }
-        let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : .delivered
-        if !quiet {
+        func seconds() -> Double {
             let elapsed = (clock.now - started).components
-            let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
-            printError(RunSummary(counts: counts, seconds: seconds, outputFolder: out, state: state).text)
+            return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         }
-        return pushed.status(after: status)
+        if status == .outputFailed || status == .inputFailed || status == .noInput {
+            writeSummary(
+                RunJSON(status: status, counts: counts, output: out, state: state, pushes: [], seconds: seconds()))
+            return status
+        }
+        let (pushed, pushes) = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : (.delivered, [])
+        if !quiet {
+            printError(RunSummary(counts: counts, seconds: seconds(), outputFolder: out, state: state).text)
+        }
+        let final = pushed.status(after: status)
+        writeSummary(
+            RunJSON(status: final, counts: counts, output: out, state: state, pushes: pushes, seconds: seconds()))
+        return final
+    }
+
+    /// Writes `run.json` (or `--summary-json`); a failure to is printed, and changes nothing else.
+    private func writeSummary(_ summary: RunJSON) {
+        let target = summaryJSON ?? (out as NSString).appendingPathComponent("run.json")
+        if target == "-" {
+            FileHandle.standardOutput.write(Data(summary.encoded()))
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent.isEmpty
+                    ? "." : (target as NSString).deletingLastPathComponent,
+                withIntermediateDirectories: true)
+            try AtomicFile.write(summary.encoded(), to: target)
+        } catch {
+            printError("avt-replay: cannot write the run's summary \(target): \(error)")
+        }
     }
 
     /// The inputs in replay order: by file name, then by path, each path once.

@@ -88,6 +88,12 @@ struct ReplayRun {
         for (index, name) in reader.names.enumerated() {
             let late = reader.lateByInput[index]
             let rejected = feed.lateRejected[index]
+            let identity = plan?.identities[index]
+            counts.inputs.append(
+                InputSummary(
+                    name: name, size: identity?.size ?? InputReader.regularFileSize(inputs[index]),
+                    digest: identity?.digestText, lines: reader.linesByInput[index],
+                    rejected: reader.rejectedByInput[index], late: late, lateRejected: rejected))
             if let limit = arguments.maxLate, limit.isExceeded(rejected: rejected, of: reader.linesByInput[index]) {
                 filesOverLimit.append(name)
             }

@@ -79,7 +79,7 @@ struct RerunTests {
             "\(again.standardError)")
         #expect(nights.bytes("open.state") == state)
         #expect(nights.bytes("open.state.previous") == previous)
-        #expect(!FileManager.default.fileExists(atPath: nights.path("again")))
+        #expect(!FileManager.default.fileExists(atPath: nights.path("again/playbacks.csv")))
 
         // Into the same folder, with a new input beside the one already replayed.
         let overlap = try nights.replay([nights.night1[1]] + nights.night2, out: "first", state: "open.state")
@@ -139,7 +139,7 @@ struct RerunTests {
         #expect(older.status == 4)
         #expect(older.standardError.contains("only the last run can be replaced"), "\(older.standardError)")
         #expect(nights.bytes("b.state") == state)
-        #expect(!FileManager.default.fileExists(atPath: nights.path("b3")))
+        #expect(!FileManager.default.fileExists(atPath: nights.path("b3/playbacks.csv")))
         try FileManager.default.removeItem(atPath: nights.path("b.state.previous"))
         let withoutPrevious = try nights.replay(nights.night2, out: "b3", state: "b.state", ["--replace-run"])
         #expect(withoutPrevious.status == 4)
@@ -171,14 +171,14 @@ struct RerunTests {
             ),
             "\(renamed.standardError)")
         #expect(nights.bytes("open.state") == state)
-        #expect(!FileManager.default.fileExists(atPath: nights.path("renamed")))
+        #expect(!FileManager.default.fileExists(atPath: nights.path("renamed/playbacks.csv")))
 
         // Twice in one run.
         let twice = try nights.replay([nights.night1[0], copy], out: "twice", state: "new.state")
         #expect(twice.status == 4)
         #expect(twice.standardError.contains("hold the same bytes"), "\(twice.standardError)")
         #expect(nights.bytes("new.state") == nil)
-        #expect(!FileManager.default.fileExists(atPath: nights.path("twice")))
+        #expect(!FileManager.default.fileExists(atPath: nights.path("twice/playbacks.csv")))
     }
 
     @Test func inputsWithNothingToCountTwiceAreNotRecorded() throws {
