@@ -3,7 +3,7 @@ import PackageDescription
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
-/// CIsal, CSimdjson → EventLog; MetricsPush and ReportDiff on their own; all of them →
+/// CIsal, CSimdjson → EventLog; CIsal → MetricsPush; ReportDiff on its own; all of them →
 /// ReplayCLI (the command line, a library so that other packages can build their own replay
 /// commands) → the `avt-replay` executable.
 let package = Package(
@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "CMallocTuning"),
         .target(name: "CWriteback"),
         .target(name: "CMemoryHints"),
-        .target(name: "MetricsPush"),
+        .target(name: "MetricsPush", dependencies: ["CIsal"]),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayCLI",

@@ -4,28 +4,103 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// Writes line protocol to InfluxDB 1.x (`POST /write?db=...&precision=ns`).
+/// Writes line protocol to InfluxDB: 1.x's `POST /write?db=...` (with `rp=`, and a user whose
+/// password comes as the secret), or 2.x's and 3.x's `POST /api/v2/write?org=...&bucket=...`
+/// (the secret is the API token). `precision=ns` is added when the URL has no precision. Bodies
+/// go gzip-compressed (`Content-Encoding: gzip`), which every InfluxDB since 1.0 accepts.
 ///
-/// A 204 is a delivery; a 5xx or no answer is `unreachable`; any other answer is `refused`,
+/// A 2xx is a delivery; a 5xx or no answer is `unreachable`; any other answer is `refused`,
 /// with InfluxDB's error message (for a partial write it names the lines it dropped).
 public struct InfluxSink: MetricsSink {
     public let name = "influx"
     /// The write URL, with `precision=ns` added when it has no precision.
     public let url: URL
+    /// The value of the `Authorization` header, if any.
+    private let authorization: String?
     public let timeout: TimeInterval
 
-    /// - Parameter url: InfluxDB's write URL, e.g. `http://127.0.0.1:8086/write?db=telemetry`.
-    public init?(url: String, timeout: TimeInterval = 30) {
+    /// What a write URL is not.
+    public struct AddressError: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
+    }
+
+    /// The API a write URL speaks.
+    public enum API: Sendable {
+        /// InfluxDB 1.x: `/write?db=...`.
+        case v1
+        /// InfluxDB 2.x and 3.x: `/api/v2/write?org=...&bucket=...`.
+        case v2
+    }
+
+    public let api: API
+
+    /// - Parameters:
+    ///   - url: a 1.x write URL (`http://127.0.0.1:8086/write?db=telemetry`, optionally `rp=` and
+    ///     a user, `http://avt@host:8086/write?db=telemetry`) or a 2.x/3.x one
+    ///     (`http://host:8086/api/v2/write?org=acme&bucket=telemetry`).
+    ///   - secret: the 2.x token, or the 1.x user's password. Never in the URL: a URL with a
+    ///     password (`user:password@`, `p=`) or a token is refused, so that it cannot end up in a
+    ///     shell history or a process list.
+    public init(url: String, secret: String? = nil, timeout: TimeInterval = 30) throws(AddressError) {
         guard var components = URLComponents(string: url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
-        else { return nil }
-        if components.path.isEmpty || components.path == "/" { components.path = "/write" }
+        else {
+            throw AddressError(
+                description: "\(url) is not an http(s) URL such as http://127.0.0.1:8086/write?db=telemetry")
+        }
         var items = components.queryItems ?? []
+        func has(_ name: String) -> Bool { items.contains { $0.name == name && !($0.value ?? "").isEmpty } }
+        if components.password != nil || has("p") || has("token") {
+            throw AddressError(
+                description:
+                    "\(url) holds a password or token: give it in a file (--influx-secret-file) or the AVT_REPLAY_INFLUX_SECRET environment variable"
+            )
+        }
+        if components.path.hasSuffix("/api/v2/write") {
+            guard has("org") || has("orgID"), has("bucket") else {
+                throw AddressError(
+                    description:
+                        "\(url) needs org= and bucket=, as in http://host:8086/api/v2/write?org=acme&bucket=telemetry")
+            }
+            api = .v2
+        } else {
+            if components.path.isEmpty || components.path == "/" { components.path = "/write" }
+            guard has("db") else {
+                throw AddressError(
+                    description:
+                        "\(url) has no db=: a write URL needs the database, as in http://127.0.0.1:8086/write?db=telemetry"
+                )
+            }
+            api = .v1
+        }
         if !items.contains(where: { $0.name == "precision" }) {
             items.append(URLQueryItem(name: "precision", value: "ns"))
         }
         components.queryItems = items
-        guard let resolved = components.url else { return nil }
+        let user = components.user
+        components.user = nil
+        guard let resolved = components.url else {
+            throw AddressError(description: "\(url) is not a valid URL")
+        }
+        switch (api, secret, user) {
+        case (.v2, let token?, _):
+            authorization = "Token " + token
+        case (.v1, let password?, let user?):
+            authorization = "Basic " + Self.base64(Array("\(user):\(password)".utf8))
+        case (.v1, _?, nil):
+            throw AddressError(
+                description: "a password was given, but \(url) names no user (http://USER@host:8086/write?db=...)")
+        case (.v1, nil, _?):
+            throw AddressError(description: "\(url) names a user, but no password was given (--influx-secret-file)")
+        case (.v2, nil, _):
+            throw AddressError(description: "\(url) is InfluxDB 2.x's API, which needs a token (--influx-secret-file)")
+        default:
+            authorization = nil
+        }
         self.url = resolved
         self.timeout = timeout
     }
@@ -33,8 +108,14 @@ public struct InfluxSink: MetricsSink {
     public func send(_ batch: [UInt8]) -> Delivery {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"
-        request.httpBody = Data(batch)
+        if let compressed = GzipBody.compress(batch) {
+            request.httpBody = Data(compressed)
+            request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
+        } else {
+            request.httpBody = Data(batch)
+        }
         request.setValue("text/plain; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
         let answer = Answer()
         let done = DispatchSemaphore(value: 0)
         let task = URLSession.shared.dataTask(with: request) { data, response, error in
@@ -50,6 +131,11 @@ public struct InfluxSink: MetricsSink {
         case 500...: return .unreachable("HTTP \(status)\(Self.message(data))")
         default: return .refused("HTTP \(status)\(Self.message(data))")
         }
+    }
+
+    /// RFC 4648 base64, for the `Basic` authorization header.
+    private static func base64(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
     }
 
     /// InfluxDB's `{"error":"..."}`, as `: ...`.

@@ -7,9 +7,16 @@ struct PushOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Also write metrics.influx to InfluxDB 1.x at this write URL (precision=ns is added).",
+            "Also write metrics.influx to InfluxDB: a 1.x write URL (http://HOST:8086/write?db=DB, optionally rp= and a USER@) or a 2.x/3.x one (http://HOST:8086/api/v2/write?org=ORG&bucket=BUCKET); precision=ns is added.",
             valueName: "url"))
     var influx: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A file holding InfluxDB's token (2.x/3.x) or the user's password (1.x); else the AVT_REPLAY_INFLUX_SECRET environment variable. Never on the command line.",
+            valueName: "file"))
+    var influxSecretFile: String?
 
     @Option(
         name: .long,
@@ -29,26 +36,42 @@ struct PushOptions: ParsableArguments {
     var isEnabled: Bool { influx != nil || graphite != nil }
 
     func validate() throws {
-        if let influx, InfluxSink(url: influx) == nil {
-            throw ValidationError("--influx must be an http(s) URL such as http://127.0.0.1:8086/write?db=telemetry.")
-        }
-        // A write URL without a database can never work: InfluxDB refuses every batch.
-        if let influx, let query = URLComponents(string: influx)?.queryItems,
-            query.contains(where: { $0.name == "db" && !($0.value ?? "").isEmpty })
-        {
-        } else if let influx {
-            throw ValidationError(
-                "--influx needs the database: \(influx) has no db=, as in http://127.0.0.1:8086/write?db=telemetry.")
+        if influx != nil {
+            do {
+                _ = try influxSink()
+            } catch {
+                throw ValidationError("--influx: \(error)")
+            }
         }
         if let graphite, GraphiteSink(address: graphite) == nil {
             throw ValidationError("--graphite must be HOST:PORT, such as 127.0.0.1:2003.")
         }
     }
 
+    /// The environment variable that may hold InfluxDB's token or password.
+    static let secretVariable = "AVT_REPLAY_INFLUX_SECRET"
+
+    /// The InfluxDB sink asked for, with its secret from `--influx-secret-file` or the
+    /// environment (the file's last line feed left out).
+    func influxSink() throws -> InfluxSink? {
+        guard let influx else { return nil }
+        var secret = ProcessInfo.processInfo.environment[Self.secretVariable]
+        if let influxSecretFile {
+            guard let data = FileManager.default.contents(atPath: influxSecretFile) else {
+                throw InfluxSink.AddressError(description: "cannot read \(influxSecretFile)")
+            }
+            var text = String(decoding: data, as: UTF8.self)
+            while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
+            secret = text
+        }
+        if secret?.isEmpty == true { secret = nil }
+        return try InfluxSink(url: influx, secret: secret)
+    }
+
     /// The sinks asked for, with the file each one sends.
     var sinks: [(sink: any MetricsSink, file: String)] {
         var sinks: [(any MetricsSink, String)] = []
-        if let influx, let sink = InfluxSink(url: influx) { sinks.append((sink, "metrics.influx")) }
+        if let sink = try? influxSink() { sinks.append((sink, "metrics.influx")) }
         if let graphite, let sink = GraphiteSink(address: graphite) { sinks.append((sink, "metrics.graphite")) }
         return sinks
     }

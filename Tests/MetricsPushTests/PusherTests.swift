@@ -1,6 +1,7 @@
 import Foundation
-import MetricsPush
 import Testing
+
+@testable import MetricsPush
 
 /// A sink that answers from a script and records what it was sent.
 final class ScriptedSink: MetricsSink, @unchecked Sendable {
@@ -108,15 +109,54 @@ struct PusherTests {
         #expect(batches.dropLast().allSatisfy { $0.split(separator: "\n").count == size })
     }
 
-    @Test func sinksCheckTheirAddresses() {
+    @Test func sinksCheckTheirAddresses() throws {
         #expect(
-            InfluxSink(url: "http://127.0.0.1:8086/write?db=t")?.url.absoluteString
+            try InfluxSink(url: "http://127.0.0.1:8086/write?db=t").url.absoluteString
                 == "http://127.0.0.1:8086/write?db=t&precision=ns")
-        #expect(InfluxSink(url: "http://h:1?db=t")?.url.path == "/write")
-        #expect(InfluxSink(url: "ftp://h/write") == nil)
+        #expect(try InfluxSink(url: "http://h:1?db=t").url.path == "/write")
+        #expect(throws: InfluxSink.AddressError.self) { try InfluxSink(url: "ftp://h/write") }
         #expect(GraphiteSink(address: "127.0.0.1:2003")?.port == 2003)
         #expect(GraphiteSink(address: "nohost") == nil)
         #expect(GraphiteSink(address: "h:99999") == nil)
+    }
+
+    /// A 1.x URL needs its database; a 2.x/3.x one its org, bucket and token; a password or a
+    /// token in the URL is refused, so that it stays out of shell histories and process lists.
+    @Test func influxURLsOfBothAPIs() throws {
+        let v2 = try InfluxSink(url: "http://h:8086/api/v2/write?org=acme&bucket=telemetry", secret: "t0k3n")
+        #expect(v2.api == .v2)
+        #expect(v2.url.absoluteString == "http://h:8086/api/v2/write?org=acme&bucket=telemetry&precision=ns")
+        #expect(try InfluxSink(url: "http://avt@h:8086/write?db=t&rp=week", secret: "pw").api == .v1)
+        #expect(try InfluxSink(url: "http://avt@h:8086/write?db=t", secret: "pw").url.user == nil)
+        for (url, secret) in [
+            ("http://h:8086/write", nil), ("http://h:8086/api/v2/write?org=acme", "t"),
+            ("http://h:8086/api/v2/write?org=acme&bucket=b", nil), ("http://avt:pw@h:8086/write?db=t", nil),
+            ("http://h:8086/write?db=t&u=avt&p=pw", nil), ("http://h:8086/write?db=t", "pw"),
+            ("http://avt@h:8086/write?db=t", nil),
+        ] as [(String, String?)] {
+            #expect(throws: InfluxSink.AddressError.self, "\(url)") { try InfluxSink(url: url, secret: secret) }
+        }
+    }
+
+    /// Bodies go gzip-compressed: `gzip -d` gives the batch back.
+    @Test func bodiesAreGzipMembers() throws {
+        let batch = Array(String(repeating: "avt_openavt,instrument=a,tracker=0 StartTime=1i 1\n", count: 2_000).utf8)
+        let compressed = try #require(GzipBody.compress(batch))
+        #expect(compressed.count < batch.count / 10)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("body-\(UUID().uuidString).gz")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(compressed).write(to: file)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = ["-dc", file.path]
+        let out = Pipe()
+        gzip.standardOutput = out
+        try gzip.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        gzip.waitUntilExit()
+        #expect(gzip.terminationStatus == 0)
+        #expect(Array(data) == batch)
+        #expect(GzipBody.compress([]).map { $0.count > 0 } == true)
     }
 
     @Test func anUnusedPortIsUnreachable() {
