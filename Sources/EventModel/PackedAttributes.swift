@@ -152,19 +152,23 @@ public struct PackedAttributes: Hashable, Sendable {
         /// Appends a string attribute; its key is ``keyNumber(ofName:)`` of `name`, and `name` its bytes.
         @inlinable
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
-            write(keyNumber, name)
-            writeByte(Kind.string.rawValue)
-            writeVarint(UInt(string.count))
-            write(string)
+            append(keyNumber: keyNumber, name: name, text: string, kind: .string)
         }
 
         /// Appends a JSON object or array, as its canonical text (key as for strings).
         @inlinable
         public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) {
+            append(keyNumber: keyNumber, name: name, text: json, kind: .json)
+        }
+
+        /// Appends an attribute whose value is bytes with their length before them.
+        @inlinable
+        mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, text: UnsafeRawBufferPointer, kind: Kind)
+        {
             write(keyNumber, name)
-            writeByte(Kind.json.rawValue)
-            writeVarint(UInt(json.count))
-            write(json)
+            writeByte(kind.rawValue)
+            writeVarint(UInt(text.count))
+            write(text)
         }
 
         /// Appends an integer attribute (key as for strings).

@@ -228,7 +228,8 @@ final class AppLife: Life {
     }
 
     override fileprivate func replayBurst(keepingCapacity: Bool) {
-        // Each record moved out of the array, first to last, not copied.
+        // Each record moved out of the array, first to last, not copied (a loop in each life:
+        // handed through a generic closure, each record was copied).
         var records: [Record] = []
         swap(&records, &waiting)
         records.reverseByMoving()

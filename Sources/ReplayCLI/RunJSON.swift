@@ -29,6 +29,14 @@ struct RunJSON {
         return Int64(usage.ru_maxrss)
     }
 
+    /// Appends each count as a key and an integer.
+    private static func append(_ counts: [(String, Int)], to json: inout JSONWriter, into bytes: inout [UInt8]) {
+        for (name, value) in counts {
+            json.key(name, into: &bytes)
+            json.int(Int64(value), into: &bytes)
+        }
+    }
+
     func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         var json = JSONWriter()
@@ -57,49 +65,41 @@ struct RunJSON {
             if let size = input.size { json.int(size, into: &bytes) } else { json.null(into: &bytes) }
             json.key("digest", into: &bytes)
             if let digest = input.digest { json.string(digest, into: &bytes) } else { json.null(into: &bytes) }
-            for (name, value) in [
-                ("lines", input.lines), ("rejected", input.rejected), ("late", input.late),
-                ("lateRejected", input.lateRejected),
-            ] {
-                json.key(name, into: &bytes)
-                json.int(Int64(value), into: &bytes)
-            }
+            Self.append(
+                [
+                    ("lines", input.lines), ("rejected", input.rejected), ("late", input.late),
+                    ("lateRejected", input.lateRejected),
+                ], to: &json, into: &bytes)
             json.endObject(into: &bytes)
         }
         json.endArray(into: &bytes)
         json.key("records", into: &bytes)
         json.beginObject(into: &bytes)
-        for (name, value) in [
-            ("read", counts.records), ("replayed", counts.replayed), ("rejected", counts.rejectedLines),
-            ("late", counts.late), ("lateRejected", counts.lateRejected), ("damagedFiles", counts.damagedFiles),
-            ("resumed", counts.resumedRecords), ("kept", counts.savedRecords),
-        ] {
-            json.key(name, into: &bytes)
-            json.int(Int64(value), into: &bytes)
-        }
+        Self.append(
+            [
+                ("read", counts.records), ("replayed", counts.replayed), ("rejected", counts.rejectedLines),
+                ("late", counts.late), ("lateRejected", counts.lateRejected), ("damagedFiles", counts.damagedFiles),
+                ("resumed", counts.resumedRecords), ("kept", counts.savedRecords),
+            ], to: &json, into: &bytes)
         json.endObject(into: &bytes)
         json.key("rows", into: &bytes)
         json.beginObject(into: &bytes)
-        for (name, value) in [
-            ("playbacks", counts.playbacks), ("vpSessions", counts.vpSessions), ("marconiItems", counts.marconiItems),
-            ("livesEndedByGap", counts.livesEndedByGap),
-        ] {
-            json.key(name, into: &bytes)
-            json.int(Int64(value), into: &bytes)
-        }
+        Self.append(
+            [
+                ("playbacks", counts.playbacks), ("vpSessions", counts.vpSessions),
+                ("marconiItems", counts.marconiItems), ("livesEndedByGap", counts.livesEndedByGap),
+            ], to: &json, into: &bytes)
         json.endObject(into: &bytes)
         json.key("push", into: &bytes)
         json.beginObject(into: &bytes)
         for push in pushes {
             json.key(push.name, into: &bytes)
             json.beginObject(into: &bytes)
-            for (name, value) in [
-                ("delivered", push.delivered), ("fromSpool", push.fromSpool), ("kept", push.kept),
-                ("refused", push.refused), ("lost", push.lost), ("waiting", push.waiting),
-            ] {
-                json.key(name, into: &bytes)
-                json.int(Int64(value), into: &bytes)
-            }
+            Self.append(
+                [
+                    ("delivered", push.delivered), ("fromSpool", push.fromSpool), ("kept", push.kept),
+                    ("refused", push.refused), ("lost", push.lost), ("waiting", push.waiting),
+                ], to: &json, into: &bytes)
             if let unreachable = push.unreachable {
                 json.key("unreachable", into: &bytes)
                 json.string(unreachable, into: &bytes)
