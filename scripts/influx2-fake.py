@@ -7,8 +7,10 @@ It does what the documented API does with a write (POST /api/v2/write?org=&bucke
 "Authorization: Token <token>", an optional "Content-Encoding: gzip" body of line protocol):
 204 when the token, org and bucket are right, 401 for another token, 404 for another bucket,
 400 for an unknown precision; accepted lines are appended to the file named, one per line.
+With `close-first`, it closes the connection in the middle of the first write's body, with no
+answer, as a server that goes away mid-batch does.
 
-    scripts/influx2-fake.py PORT TOKEN ORG BUCKET LINES_FILE
+    scripts/influx2-fake.py PORT TOKEN ORG BUCKET LINES_FILE [close-first]
 """
 import gzip
 import http.server
@@ -16,6 +18,8 @@ import sys
 import urllib.parse
 
 port, token, org, bucket, lines_file = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5]
+closes_first = len(sys.argv) > 6 and sys.argv[6] == "close-first"
+writes = 0
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -28,9 +32,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_POST(self):
+        global writes
+        writes += 1
         url = urllib.parse.urlparse(self.path)
         query = urllib.parse.parse_qs(url.query)
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        length = int(self.headers.get("Content-Length", "0"))
+        if closes_first and writes == 1:
+            self.rfile.read(length // 2)
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        body = self.rfile.read(length)
         if url.path != "/api/v2/write":
             return self.answer(404, "path not found")
         if self.headers.get("Authorization") != "Token " + token:

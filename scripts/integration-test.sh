@@ -9,7 +9,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/metrics-servers.sh
 . scripts/metrics-servers.sh
-trap ms_stop_all EXIT
+# Stand-ins for InfluxDB 2.x started below, stopped with the servers whatever happens.
+fakes=()
+stop_all() {
+    ms_stop_all
+    if ((${#fakes[@]})); then kill "${fakes[@]}" 2>/dev/null || true; fi
+}
+trap stop_all EXIT
 ms_stop_all
 ms_install
 influx_start
@@ -55,6 +61,17 @@ replay "$work/lost.err" --quiet --out "$work/lost" --influx "$influx" --spool "$
 check status_is "$status" 7
 check grep -q "LOST" "$work/lost.err"
 check grep -q "cannot keep a batch in" "$work/lost.err"
+# Down, and the spool's disk is full (a full 64 KiB tmpfs, where mounting is allowed): lost, exit 7.
+mkdir -p "$work/full"
+if mount -t tmpfs -o size=64k tmpfs "$work/full" 2>/dev/null; then
+    dd if=/dev/zero of="$work/full/filler" bs=4k count=16 2>/dev/null || true
+    replay "$work/full.err" --quiet --out "$work/fullrun" --influx "$influx" --spool "$work/full/spool" samples/*.jsonl.gz
+    check status_is "$status" 7
+    check grep -q "LOST" "$work/full.err"
+    umount "$work/full"
+else
+    echo "integration: no tmpfs can be mounted here: the full-disk spool is not checked" >&2
+fi
 influx_start
 replay "$work/flush.err" flush --spool "$work/b/spool" --influx "$influx"
 check status_is "$status" 0
@@ -101,7 +118,7 @@ check test "$plays" -eq "$stored"
 #     here. Every line arrives once; a wrong token is refused, and the batches kept.
 v2_port=18087
 python3 scripts/influx2-fake.py "$v2_port" s3cret acme avt "$work/v2.lines" &
-v2_pid=$!
+fakes+=($!)
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$v2_port/" && break; sleep 0.1; done
 v2_url="http://127.0.0.1:$v2_port/api/v2/write?org=acme&bucket=avt"
 set +e
@@ -119,10 +136,21 @@ printf 's3cret\n' > "$work/token"
 replay "$work/v2flush.err" flush --spool "$work/v2bad/spool" --influx "$v2_url" --influx-secret-file "$work/token"
 check status_is "$status" 0
 check cmp <(sort "$work/v2/metrics.influx" "$work/v2bad/metrics.influx") <(sort "$work/v2.lines")
+# A server that closes the connection in the middle of a batch: the batch is sent again, and
+# every line arrives once.
+python3 scripts/influx2-fake.py $((v2_port + 10)) s3cret acme avt "$work/v2close.lines" close-first &
+fakes+=($!)
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$((v2_port + 10))/" && break; sleep 0.1; done
+set +e
+AVT_REPLAY_INFLUX_SECRET=s3cret "$bin" --quiet --out "$work/v2close" \
+    --influx "http://127.0.0.1:$((v2_port + 10))/api/v2/write?org=acme&bucket=avt" samples/*.jsonl.gz 2> "$work/v2close.err"
+status=$?
+set -e
+check status_is "$status" 0
+check cmp <(sort "$work/v2close/metrics.influx") <(sort "$work/v2close.lines")
 # A token in the URL is refused before any work.
 replay "$work/v2url.err" --quiet --out "$work/v2url" --influx "$v2_url&token=s3cret" samples/*.jsonl.gz
 check status_is "$status" 2
-kill "$v2_pid"
 
 # 4. Two nights with --state, pushed as they run: InfluxDB and carbon then hold what one run
 #    over both nights pushes (a bucket still open after night 1 is pushed partial, then whole).
