@@ -65,7 +65,7 @@ let package = Package(
             ]
         ),
         // jemalloc instead of glibc's malloc (Debian's libjemalloc-dev): measured 8% faster
-        // at 1M records and 19% at 5M, peak memory within 2% (README "Performance").
+        // at 1M records and 19% at 5M, peak memory within 2% (docs/performance.md).
         .executableTarget(
             name: "avt-replay", dependencies: ["ReplayCLI"], linkerSettings: [.linkedLibrary("jemalloc")]),
         .executableTarget(

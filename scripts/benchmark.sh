@@ -84,7 +84,7 @@ fi
 # --- Build --------------------------------------------------------------------------------
 scratch=.build-bench
 # With the Swift runtime and Foundation linked in (`--static-swift-stdlib`), as for deployment
-# (README "Performance"): start-up links fewer libraries, and the runtime's entry points
+# (docs/performance.md): start-up links fewer libraries, and the runtime's entry points
 # (every retain and release) are direct calls instead of calls through the PLT.
 build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch")
 log "building avt-loggen and avt-replay (${build[*]:2})"

@@ -1,6 +1,6 @@
 import Histogram
 
-/// The KPIs of one bucket: the formulas are in the README.
+/// The KPIs of one bucket: the formulas are in docs/reports.md ("summary.csv").
 ///
 /// They add up (``merge(_:)``): counts and sums add, and the startup sketches add bucket by
 /// bucket, so the KPIs of several shards or buckets merged are those of all their playbacks.

@@ -8,7 +8,7 @@ let package = Package(
     name: "custom-hub",
     dependencies: [
         // avt-replay, two folders up. In a package of your own: its path, or its git URL
-        // (see "Custom elements" in avt-replay's README).
+        // (see "Custom elements" in avt-replay's docs/library.md).
         .package(name: "avt-replay", path: "../..")
     ],
     targets: [
