@@ -152,6 +152,17 @@ check cmp <(sort "$work/v2close/metrics.influx") <(sort "$work/v2close.lines")
 replay "$work/v2url.err" --quiet --out "$work/v2url" --influx "$v2_url&token=s3cret" samples/*.jsonl.gz
 check status_is "$status" 2
 
+# 3c. --metrics aggregates: only the aggregates are pushed, a bounded number of series; the
+#     servers hold exactly the files' points.
+aggs_db=avt_aggregates
+curl -sS --max-time 30 -XPOST "$(influx_url)/query" --data-urlencode "q=CREATE DATABASE $aggs_db" >/dev/null
+replay "$work/aggs.err" --quiet --metrics aggregates --bucket 5m --prefix aggs --out "$work/aggs" \
+    --influx "$(influx_url)/write?db=$aggs_db" --graphite "$graphite" samples/*.jsonl.gz
+check status_is "$status" 0
+check test -z "$(grep -v aggregates "$work/aggs/metrics.influx")"
+check python3 scripts/integration-check.py influx "$(influx_url)" "$aggs_db" "$work/aggs/metrics.influx"
+check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/aggs/metrics.graphite"
+
 # 4. Two nights with --state, pushed as they run: InfluxDB and carbon then hold what one run
 #    over both nights pushes (a bucket still open after night 1 is pushed partial, then whole).
 nights_db=avt_two_nights

@@ -88,6 +88,16 @@ struct ReplayArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
+            "What metrics.influx and metrics.graphite hold, and what is pushed: events (every event's metrics, keyed by device) or aggregates (those of aggregates.csv only: a bounded number of series).",
+            valueName: "grain"))
+    var metrics: MetricsGrain = .events
+
+    /// Whether the aggregates go to the metric files and servers (`--aggregate`, `--metrics aggregates`).
+    var aggregatesAsPoints: Bool { aggregate || metrics == .aggregates }
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
             "Split summary.csv and aggregates.csv (and the --aggregate points) by these dimensions: attribute names or system, instrument, source_host, app, name, player; repeatable, e.g. --group-by title,source_host.",
             valueName: "key[,key...]"))
     var groupBy: [GroupByArgument] = []
@@ -147,4 +157,12 @@ struct ReplayArguments: ParsableArguments {
 }
 
 extension HubKind: ExpressibleByArgument {}
+
+/// What the metric files hold and the servers get (`--metrics`).
+enum MetricsGrain: String, ExpressibleByArgument, CaseIterable {
+    /// Every event's metrics, as the metricalc emitted them: a series per device.
+    case events
+    /// Only the aggregates of `aggregates.csv`, per bucket and group: a bounded number of series.
+    case aggregates
+}
 extension TentaclesVersion: ExpressibleByArgument {}

@@ -43,7 +43,8 @@ struct ReplayRun {
             reports = try ReportSet(
                 folder: out, withTrace: options.includeTrace, prefix: arguments.prefix,
                 bucket: arguments.bucket.milliseconds, groupBy: options.groupBy,
-                aggregatesAsPoints: arguments.aggregate, window: arguments.window,
+                aggregatesAsPoints: arguments.aggregatesAsPoints, eventPoints: arguments.metrics == .events,
+                window: arguments.window,
                 sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) })
         } catch {
             printError("avt-replay: \(error)")
@@ -166,7 +167,8 @@ struct ReplayRun {
     var reportOptions: [String] {
         var options = [
             "hub=\(arguments.hub.rawValue)", "prefix=\(arguments.prefix)", "bucket=\(arguments.bucket.milliseconds)",
-            "group-by=\(arguments.groupBy.flatMap(\.keys).joined(separator: ","))", "aggregate=\(arguments.aggregate)",
+            "group-by=\(arguments.groupBy.flatMap(\.keys).joined(separator: ","))",
+            "aggregate=\(arguments.aggregatesAsPoints)", "metrics=\(arguments.metrics.rawValue)",
             "trace=\(arguments.writesTrace)", "trace-rejected=\(arguments.traceRejected)",
             "idle-gap=\(arguments.idleGap.milliseconds)", "max-lateness=\(arguments.maxLateness.milliseconds)",
             "since=\(arguments.since.map { String($0.timestamp.milliseconds) } ?? "")",

@@ -28,6 +28,9 @@ final class ReportSet {
     private var aggregates: MetricAggregates
     /// Whether the aggregates also go to `metrics.influx` and `metrics.graphite` (`--aggregate`).
     private let aggregatesAsPoints: Bool
+    /// Whether every event's metrics go to `metrics.influx` and `metrics.graphite`
+    /// (`--metrics events`).
+    private let eventPoints: Bool
     private let sharding: Sharding?
     private let prefix: String
     private let index: ReportWriter?
@@ -52,7 +55,7 @@ final class ReportSet {
 
     init(
         folder: String, withTrace: Bool, prefix: String, bucket: Int64, groupBy: GroupBy = .none,
-        aggregatesAsPoints: Bool = false,
+        aggregatesAsPoints: Bool = false, eventPoints: Bool = true,
         window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max),
         sharding: Sharding? = nil
     ) throws(AtomicFile.WriteError) {
@@ -80,6 +83,7 @@ final class ReportSet {
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket, groupBy: groupBy)
         self.aggregatesAsPoints = aggregatesAsPoints
+        self.eventPoints = eventPoints
         self.sharding = sharding
         statePath = path(Self.stateName)
         indexPath = path(Self.indexName)
@@ -124,9 +128,11 @@ final class ReportSet {
         case .trace:
             if !report.trace.isEmpty { rows = TraceReport.encode(report.trace) }
         case .influx:
+            guard eventPoints else { return 0 }
             // The metrics, the largest files, are encoded straight into the file's buffer.
             return writer.append { metrics.appendInflux(report.points, with: &influxEncoder, into: &$0) }
         case .graphite:
+            guard eventPoints else { return 0 }
             return writer.append { metrics.appendGraphite(report.points, into: &$0) }
         }
         if !rows.isEmpty { writer.append(rows) }

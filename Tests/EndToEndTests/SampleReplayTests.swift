@@ -88,6 +88,33 @@ struct SampleReplayTests {
                     + "1763622000000000000\n"))
     }
 
+    /// `--metrics aggregates`: the metric files hold the aggregates of `aggregates.csv` only,
+    /// the same lines `--aggregate` adds after the events' points, and a bounded number of
+    /// series: none keyed by a device.
+    @Test func metricsAggregatesWritesOnlyTheAggregates() throws {
+        let events = try CommandRunner.makeTemporaryFolder()
+        let aggregates = try CommandRunner.makeTemporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(at: events)
+            try? FileManager.default.removeItem(at: aggregates)
+        }
+        let samples = CommandRunner.samples
+        #expect(try CommandRunner.run(["--aggregate", "--out", events.path] + samples).status == 0)
+        let result = try CommandRunner.run(["--metrics", "aggregates", "--out", aggregates.path] + samples)
+        #expect(result.status == 0, "\(result.standardError)")
+        func text(_ folder: URL, _ name: String) throws -> String {
+            String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
+        }
+        for name in ["metrics.influx", "metrics.graphite"] {
+            let only = try text(aggregates, name)
+            #expect(!only.isEmpty)
+            #expect(try text(events, name).hasSuffix(only), "\(name)")
+            #expect(only.split(separator: "\n").allSatisfy { $0.contains("aggregates") }, "\(name)")
+            #expect(!only.contains("instrument"), "\(name)")
+        }
+        #expect(try text(aggregates, "playbacks.csv") == text(events, "playbacks.csv"))
+    }
+
     private func firstDifference(_ produced: Data, _ expected: Data) -> String {
         let producedLines = String(decoding: produced, as: UTF8.self).split(
             separator: "\n", omittingEmptySubsequences: false)

@@ -49,6 +49,7 @@ struct ShardMergeTests {
     @Test(arguments: [
         [String](),
         ["--aggregate", "--group-by", "title,system", "--bucket", "5m", "--prefix", "a.b"],
+        ["--metrics", "aggregates", "--group-by", "title", "--bucket", "5m"],
     ])
     func threeShardsOfTheSamplesMergeIntoTheUnshardedReports(extra: [String]) throws {
         let root = try CommandRunner.makeTemporaryFolder()
