@@ -13,7 +13,7 @@ standard="$(swift build --show-bin-path)/avt-replay"
 custom="$(swift build --package-path samples/custom-hub --show-bin-path)/custom-replay"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-options=(--quiet --trace --trace-rejected --vp-duration open:complete)
+options=(--quiet --trace --trace-rejected --vp-duration open:complete --metrics events)
 "$standard" "${options[@]}" --out "$work/standard" samples/*.jsonl.gz
 "$custom" "${options[@]}" --out "$work/custom" samples/*.jsonl.gz
 "$custom" --help > "$work/help.txt"

@@ -41,7 +41,7 @@ replay() {
 }
 
 # 1. Both servers up: everything delivered, and the servers hold exactly the files' points.
-replay "$work/a.err" --quiet --out "$work/a" --influx "$influx" --graphite "$graphite" samples/*.jsonl.gz
+replay "$work/a.err" --quiet --metrics events --out "$work/a" --influx "$influx" --graphite "$graphite" samples/*.jsonl.gz
 check status_is "$status" 0
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/a/metrics.influx"
 check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/a/metrics.graphite"
@@ -103,7 +103,7 @@ check python3 scripts/integration-check.py influx "$(influx_url)" "$later_db" "$
 influx_stop
 influx_start
 printf 'avt_openavt,instrument=conflict,tracker=0 StartTime=1.5 1763622000000000000\n' | influx_write "$INFLUX_DB" ns >/dev/null
-replay "$work/c.err" --quiet --out "$work/c" --influx "$influx" samples/*.jsonl.gz
+replay "$work/c.err" --quiet --metrics events --out "$work/c" --influx "$influx" samples/*.jsonl.gz
 check status_is "$status" 5
 check grep -q 'field type conflict' "$work/c.err"
 check grep -q '^  avt_openavt,instrument=.*StartTime=' "$work/c.err"

@@ -90,7 +90,7 @@ struct ReplayArguments: ParsableArguments {
         help: ArgumentHelp(
             "What metrics.influx and metrics.graphite hold, and what is pushed: events (every event's metrics, keyed by device) or aggregates (those of aggregates.csv only: a bounded number of series).",
             valueName: "grain"))
-    var metrics: MetricsGrain = .events
+    var metrics: MetricsGrain = .aggregates
 
     /// Whether the aggregates go to the metric files and servers (`--aggregate`, `--metrics aggregates`).
     var aggregatesAsPoints: Bool { aggregate || metrics == .aggregates }

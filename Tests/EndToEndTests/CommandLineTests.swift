@@ -38,7 +38,8 @@ struct CommandLineTests {
         let folder = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = #"{"ts":"1970-01-01T00:00:01Z","instrument":"i","tracker":0,"action":"StreamLoad"}"# + "\n"
-        let result = try CommandRunner.run(["--out", folder.path, "--quiet", "-"], standardInput: Data(input.utf8))
+        let result = try CommandRunner.run(
+            ["--out", folder.path, "--quiet", "--metrics", "events", "-"], standardInput: Data(input.utf8))
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty)
         let influx = try String(contentsOf: folder.appendingPathComponent("metrics.influx"), encoding: .utf8)

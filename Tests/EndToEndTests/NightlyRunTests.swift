@@ -12,7 +12,8 @@ struct NightlyRunTests {
         let second = folder.appendingPathComponent("second")
         let state = folder.appendingPathComponent("open.state").path
         let wholeState = folder.appendingPathComponent("whole.state").path
-        let arguments = CommandRunner.mainArguments
+        // Every event's metrics, which two runs split between them as they do the rows.
+        let arguments = CommandRunner.mainArguments + ["--metrics", "events"]
         #expect(try CommandRunner.run(arguments + ["--out", whole.path, "--state", wholeState] + samples).status == 0)
         let day1 = try CommandRunner.run(arguments + ["--out", first.path, "--state", state, samples[0]])
         #expect(day1.status == 0)

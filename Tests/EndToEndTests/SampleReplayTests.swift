@@ -64,9 +64,9 @@ struct SampleReplayTests {
             try? FileManager.default.removeItem(at: aggregated)
         }
         let samples = CommandRunner.samples
-        _ = try CommandRunner.run(CommandRunner.mainArguments + ["--out", plain.path] + samples)
-        let result = try CommandRunner.run(
-            CommandRunner.mainArguments + ["--aggregate", "--out", aggregated.path] + samples)
+        let events = CommandRunner.mainArguments + ["--metrics", "events"]
+        _ = try CommandRunner.run(events + ["--out", plain.path] + samples)
+        let result = try CommandRunner.run(events + ["--aggregate", "--out", aggregated.path] + samples)
         #expect(result.status == 0, "\(result.standardError)")
         func text(_ folder: URL, _ name: String) throws -> String {
             String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
@@ -99,7 +99,8 @@ struct SampleReplayTests {
             try? FileManager.default.removeItem(at: aggregates)
         }
         let samples = CommandRunner.samples
-        #expect(try CommandRunner.run(["--aggregate", "--out", events.path] + samples).status == 0)
+        #expect(
+            try CommandRunner.run(["--metrics", "events", "--aggregate", "--out", events.path] + samples).status == 0)
         let result = try CommandRunner.run(["--metrics", "aggregates", "--out", aggregates.path] + samples)
         #expect(result.status == 0, "\(result.standardError)")
         func text(_ folder: URL, _ name: String) throws -> String {
