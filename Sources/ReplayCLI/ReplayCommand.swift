@@ -108,18 +108,17 @@ struct ReplayCommand: ParsableCommand {
         return final
     }
 
-    /// Writes `run.json` (or `--summary-json`); a failure to is printed, and changes nothing else.
+    /// Writes `run.json` (or `--summary-json`). A failure to write it is printed and changes
+    /// nothing else: the reports and the exit status are the run's.
     private func writeSummary(_ summary: RunJSON) {
         let target = summaryJSON ?? (out as NSString).appendingPathComponent("run.json")
         if target == "-" {
             FileHandle.standardOutput.write(Data(summary.encoded()))
             return
         }
+        let folder = (target as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(
-                atPath: (target as NSString).deletingLastPathComponent.isEmpty
-                    ? "." : (target as NSString).deletingLastPathComponent,
-                withIntermediateDirectories: true)
+            if !folder.isEmpty { try AtomicFile.makeDirectory(folder) }
             try AtomicFile.write(summary.encoded(), to: target)
         } catch {
             printError("avt-replay: cannot write the run's summary \(target): \(error)")
