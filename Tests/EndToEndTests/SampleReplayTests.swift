@@ -68,9 +68,6 @@ struct SampleReplayTests {
         _ = try CommandRunner.run(events + ["--out", plain.path] + samples)
         let result = try CommandRunner.run(events + ["--aggregate", "--out", aggregated.path] + samples)
         #expect(result.status == 0, "\(result.standardError)")
-        func text(_ folder: URL, _ name: String) throws -> String {
-            String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
-        }
         let rows = try text(plain, "aggregates.csv").split(separator: "\n").count - 1
         #expect(rows > 0)
         for (name, linesPerRow) in [("metrics.influx", 1), ("metrics.graphite", 7)] {
@@ -103,9 +100,6 @@ struct SampleReplayTests {
             try CommandRunner.run(["--metrics", "events", "--aggregate", "--out", events.path] + samples).status == 0)
         let result = try CommandRunner.run(["--metrics", "aggregates", "--out", aggregates.path] + samples)
         #expect(result.status == 0, "\(result.standardError)")
-        func text(_ folder: URL, _ name: String) throws -> String {
-            String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
-        }
         for name in ["metrics.influx", "metrics.graphite"] {
             let only = try text(aggregates, name)
             #expect(!only.isEmpty)
@@ -114,6 +108,11 @@ struct SampleReplayTests {
             #expect(!only.contains("instrument"), "\(name)")
         }
         #expect(try text(aggregates, "playbacks.csv") == text(events, "playbacks.csv"))
+    }
+
+    /// A report file of `folder`, as text.
+    private func text(_ folder: URL, _ name: String) throws -> String {
+        String(decoding: try Data(contentsOf: folder.appendingPathComponent(name)), as: UTF8.self)
     }
 
     private func firstDifference(_ produced: Data, _ expected: Data) -> String {
