@@ -86,7 +86,11 @@ def graphite(directory, path):
             file = os.path.join(directory, *name.split(".")) + ".wsp"
             stored = None
             if os.path.exists(file):
-                (start, _, step), values = whisper.fetch(file, epoch - 1, epoch)
+                try:
+                    (start, _, step), values = whisper.fetch(file, epoch - 1, epoch)
+                except whisper.CorruptWhisperFile:
+                    # Carbon is still writing the new file's header: not stored yet, look again.
+                    values = None
                 stored = values[(epoch - start) // step] if values and 0 <= (epoch - start) // step < len(values) else None
             if stored is None or abs(stored - value) > 1e-9 * max(1.0, abs(value)):
                 wrong.append((name, epoch, value, stored))
