@@ -54,8 +54,10 @@ struct InstrumentReplay {
         let tracker = trackers[record.tracker]
         tracker.load(packedBytes: record.attributes)
         let outcome = instrument.emit(record.action, trackerID: record.tracker, at: record.timestamp)
+        let isRequest = record.action.standard == .mediaRequest
         switch consume outcome {
         case .accepted(let event, let metrics):
+            if isRequest { playbacks.noteRequest(from: record.tracker, at: record.timestamp) }
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
                 updateOrigin(tracker: record.tracker, of: event)
@@ -71,6 +73,7 @@ struct InstrumentReplay {
                             rejection: nil)))
             }
         case .rejected(let event?, let reason):
+            if isRequest { playbacks.noteRequest(from: record.tracker, at: record.timestamp) }
             if tracesRejected {
                 outputs.trace.append(
                     .avt(
@@ -78,7 +81,9 @@ struct InstrumentReplay {
                             instrument: instrument.id, tracker: record.tracker, event: event, metrics: [],
                             rejection: reason ?? "rejected by the hub")))
             }
-        case .rejected(nil, _), .droppedByTracker, .notProcessed:
+        case .rejected(nil, _):
+            if isRequest { playbacks.noteRequest(from: record.tracker, at: record.timestamp) }
+        case .droppedByTracker, .notProcessed:
             break
         }
     }

@@ -11,9 +11,15 @@ public struct KPIs: Sendable {
     public private(set) var plays: Int64 = 0
     public private(set) var exitsBeforeStart: Int64 = 0
     public private(set) var startFailures: Int64 = 0
-    /// Plays with a start time, and the sum of their start times.
+    /// Plays with a startup (``PlaybackSummary/startup``, `startup_ms`), and the sum of their startups.
     public private(set) var startupCount: Int64 = 0
     public private(set) var startupSum: Int64 = 0
+    /// The plays' startups by bin of ``startupBinEdges``: bin 0 holds those under the first
+    /// edge, bin `i` those from edge `i - 1` to under edge `i`, the last those from the last edge.
+    public private(set) var startupBins = [Int64](repeating: 0, count: startupBinEdges.count + 1)
+    /// The plays with watch time by rebuffer ratio, by bin of ``rebufferBinEdges``: a play's
+    /// bin is the number of edges `e` with 10,000 × `rebuffer_ms` ≥ `e` × `watch_ms`.
+    public private(set) var rebufferBins = [Int64](repeating: 0, count: rebufferBinEdges.count + 1)
     /// Play time plus rebuffer time.
     public private(set) var watchTime: Int64 = 0
     public private(set) var rebuffers: Int64 = 0
@@ -42,8 +48,15 @@ public struct KPIs: Sendable {
     /// Errors before or within a second of their playback's start, and later ones.
     public private(set) var initialErrors: Int64 = 0
     public private(set) var midstreamErrors: Int64 = 0
-    /// The start times' sketch, made at the first start time (about 7 KB).
+    /// The startups' sketch, made at the first startup (about 7 KB).
     private var startup: Histogram<UInt32>?
+
+    /// The edges of the startup histogram's bins, in milliseconds: each bin twice as wide as
+    /// the one before, as CTA-2066 recommends histograms over means.
+    public static let startupBinEdges: [Int64] = [250, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000]
+    /// The edges of the rebuffer-ratio bins, in basis points (hundredths of a percent): under
+    /// 0.01 % (none, in practice), then 0.5 %, 1 %, 2 %, 5 %, 10 % and 20 %.
+    public static let rebufferBinEdges: [Int64] = [1, 50, 100, 200, 500, 1_000, 2_000]
 
     public init() {}
 
@@ -55,11 +68,17 @@ public struct KPIs: Sendable {
         if playback.didStart && playback.errors > 0 { playbackFailures += 1 }
         if playback.endAction != nil && playback.errors == 0 { endedWithoutErrors += 1 }
         qualityChanges += playback.qualityChanges
-        if playback.didStart, let startTime = playback.startTime {
+        if playback.didStart, let startupTime = playback.startup {
             startupCount += 1
-            startupSum += startTime
+            startupSum += startupTime
             if startup == nil { startup = Self.makeSketch() }
-            _ = startup?.record(UInt64(max(0, startTime)))
+            _ = startup?.record(UInt64(max(0, startupTime)))
+            startupBins[Self.startupBinEdges.count { startupTime >= $0 }] += 1
+        }
+        let playbackWatchTime = playback.playTime + playback.rebufferTime
+        if playback.didStart && playbackWatchTime > 0 {
+            let scaled = Int128(playback.rebufferTime) * 10_000
+            rebufferBins[Self.rebufferBinEdges.count { scaled >= Int128($0) * Int128(playbackWatchTime) }] += 1
         }
         bitrateTime &+= playback.bitrateTime
         bitMilliseconds &+= playback.bitMilliseconds
@@ -109,6 +128,8 @@ public struct KPIs: Sendable {
         downscaleTime &+= other.downscaleTime
         initialErrors += other.initialErrors
         midstreamErrors += other.midstreamErrors
+        for bin in startupBins.indices { startupBins[bin] += other.startupBins[bin] }
+        for bin in rebufferBins.indices { rebufferBins[bin] += other.rebufferBins[bin] }
         if let sketch = other.startup {
             if startup == nil { startup = Self.makeSketch() }
             startup?.add(sketch)
@@ -123,7 +144,7 @@ public struct KPIs: Sendable {
         return sketch
     }
 
-    /// A startup-time percentile, or `nil` without start times.
+    /// A startup percentile, or `nil` without startups.
     public func startupPercentile(_ percentile: Double) -> Int64? {
         startup.map { Int64($0.valueAtPercentile(percentile)) }
     }
@@ -134,7 +155,7 @@ extension KPIs: Codable {
         case views, plays, exitsBeforeStart, startFailures, startupCount, startupSum, watchTime, rebuffers
         case rebufferTime, playbackFailures, endedWithoutErrors, qualityChanges, vpSessions, vpCompleted
         case bitrateTime, bitMilliseconds, upscaleTime, downscaleTime, initialErrors, midstreamErrors, startup
-        case vpStarted, vpTimeToStartSum, buffers, bufferTime
+        case vpStarted, vpTimeToStartSum, buffers, bufferTime, startupBins, rebufferBins
     }
 
     /// The startup sketch as stored: the smallest and largest values recorded, and the count of
@@ -171,6 +192,8 @@ extension KPIs: Codable {
         downscaleTime = try container.decode(Int64.self, forKey: .downscaleTime)
         initialErrors = try container.decode(Int64.self, forKey: .initialErrors)
         midstreamErrors = try container.decode(Int64.self, forKey: .midstreamErrors)
+        startupBins = try Self.bins(container, .startupBins, count: Self.startupBinEdges.count + 1)
+        rebufferBins = try Self.bins(container, .rebufferBins, count: Self.rebufferBinEdges.count + 1)
         if let state = try container.decodeIfPresent(SketchState.self, forKey: .startup) {
             startup = try Self.sketch(from: state, codingPath: container.codingPath + [CodingKeys.startup])
         }
@@ -202,11 +225,25 @@ extension KPIs: Codable {
         try container.encode(downscaleTime, forKey: .downscaleTime)
         try container.encode(initialErrors, forKey: .initialErrors)
         try container.encode(midstreamErrors, forKey: .midstreamErrors)
+        try container.encode(startupBins, forKey: .startupBins)
+        try container.encode(rebufferBins, forKey: .rebufferBins)
         if let startup {
             let counts = startup.recordedValues().map { [$0.value, UInt64($0.count)] }
             try container.encode(
                 SketchState(min: startup.min, max: startup.maxRecorded, counts: counts), forKey: .startup)
         }
+    }
+
+    /// Histogram bins as stored: `count` counts, none negative.
+    private static func bins(
+        _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, count: Int
+    ) throws -> [Int64] {
+        let bins = try container.decode([Int64].self, forKey: key)
+        guard bins.count == count, bins.allSatisfy({ $0 >= 0 }) else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "expected \(count) bin counts, none negative")
+        }
+        return bins
     }
 
     /// Rebuilds a sketch with the same bucket counts, smallest and largest value: the values of

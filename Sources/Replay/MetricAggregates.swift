@@ -140,6 +140,46 @@ public struct MetricAggregates: Sendable {
         for (key, aggregate) in report.rowAggregates {
             aggregates[key, default: Aggregate()].merge(aggregate)
         }
+        for playback in report.playbacks { addKPIs(of: playback) }
+    }
+
+    /// The names of the rows of playback KPIs, one value per playback row, in the bucket of its
+    /// `first_ts` (as in `summary.csv`): a dashboard gets the rates from their means, or from
+    /// their sums (``addKPIs(of:)``).
+    public enum PlaybackKPI {
+        /// `startup_ms`, per play that has one.
+        public static let startup = "startup_ms"
+        /// 100 for a start failure, else 0, per view: the mean is VSF %.
+        public static let videoStartFailure = "vsf_pct"
+        /// 100 for an exit before start, else 0, per view: the mean is EBVS %.
+        public static let exitBeforeStart = "ebvs_pct"
+        /// 100 for a play with an error, else 0, per play: the mean is VPF %.
+        public static let playbackFailure = "vpf_pct"
+        /// Watch time (play time plus rebuffer time), rebuffer time, rebuffers and quality changes
+        /// per view: rebuffer % is 100 × the sum of `rebuffer_ms` over the sum of `watch_ms`.
+        public static let watchTime = "watch_ms"
+        public static let rebufferTime = "rebuffer_ms"
+        public static let rebuffers = "rebuffers"
+        public static let qualityChanges = "quality_changes"
+    }
+
+    /// Adds a playback's KPI values to its bucket's rows (``PlaybackKPI``).
+    private mutating func addKPIs(of playback: PlaybackSummary) {
+        let bucketStart = playback.firstTimestamp.bucketStart(length: bucket)
+        let group = groupBy.keys.isEmpty ? [] : groupBy.values(of: playback)
+        func add(_ name: String, _ value: Int64) {
+            aggregates[Key(bucket: bucketStart, group: group, system: .openavt, name: name), default: Aggregate()]
+                .add(Double(value))
+        }
+        add(PlaybackKPI.videoStartFailure, playback.isStartFailure ? 100 : 0)
+        add(PlaybackKPI.exitBeforeStart, playback.isExitBeforeStart ? 100 : 0)
+        add(PlaybackKPI.watchTime, playback.playTime + playback.rebufferTime)
+        add(PlaybackKPI.rebufferTime, playback.rebufferTime)
+        add(PlaybackKPI.rebuffers, playback.rebuffers)
+        add(PlaybackKPI.qualityChanges, playback.qualityChanges)
+        guard playback.didStart else { return }
+        if let startup = playback.startup { add(PlaybackKPI.startup, startup) }
+        add(PlaybackKPI.playbackFailure, playback.errors > 0 ? 100 : 0)
     }
 
     /// A metric's value as aggregated, or `nil` for one that is not finite (left out).

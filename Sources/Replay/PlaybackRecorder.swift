@@ -16,6 +16,9 @@ struct PlaybackRecorder {
     /// comparison (a retain and a release).
     private var lastPlaybackID: String?
     private var previous = HubCounters()
+    /// Each tracker's latest `MediaRequest` since its last `Start` or end, by tracker id: the
+    /// request a playback's ``PlaybackSummary/startup`` is measured from.
+    private var pendingRequests: [Timestamp?] = []
 
     init(instrument: String, groupAttributes: [AttributeKey] = []) {
         self.instrument = instrument
@@ -49,6 +52,13 @@ struct PlaybackRecorder {
         }
     }
 
+    /// Notes a `MediaRequest` record of `tracker`, accepted or rejected by the hub: the request
+    /// the tracker's next `Start` is measured from.
+    mutating func noteRequest(from tracker: TrackerID, at timestamp: Timestamp) {
+        while pendingRequests.count <= tracker { pendingRequests.append(nil) }
+        pendingRequests[tracker] = timestamp
+    }
+
     /// Adds an accepted event and its metrics to the row of its `playbackId`, and returns that
     /// row's index; `nil` for an event without a `playbackId`.
     mutating func record(_ event: Event, from tracker: TrackerID, metrics: [Metric]) -> Int? {
@@ -63,6 +73,7 @@ struct PlaybackRecorder {
             index = row(of: playbackID, from: tracker, startingAt: event.timestamp)
         }
         rows[index].add(event, metrics: metrics, counterIncrease: counters.minus(previous))
+        measureStartup(of: event, from: tracker, in: index)
         rows[index].addQuality(of: event, metrics: metrics, progress: &progress[index])
         if !event.action.isAdAction {
             for key in groupAttributes where rows[index].groupAttributes[key] == nil {
@@ -74,6 +85,21 @@ struct PlaybackRecorder {
             lastPlaybackID = rows[index].playbackID
         }
         return index
+    }
+
+    /// Sets the row's startup at its first `Start`, and forgets the tracker's request at a
+    /// `Start` and at the end of a playback.
+    private mutating func measureStartup(of event: Event, from tracker: TrackerID, in index: Int) {
+        switch event.action.standard {
+        case .start, .end, .stop, .next: break
+        default: return
+        }
+        let request = pendingRequests.indices.contains(tracker) ? pendingRequests[tracker] : nil
+        if event.action.standard == .start, rows[index].startup == nil {
+            let from = request ?? rows[index].firstTimestamp
+            rows[index].startup = max(0, event.timestamp.milliseconds(since: from))
+        }
+        if request != nil { pendingRequests[tracker] = nil }
     }
 
     /// The index of a playback's row, made for its first event.

@@ -21,8 +21,14 @@ public struct PlaybackSummary: Hashable, Sendable {
     public var source: String?
     /// Whether a `Start` was accepted.
     public var didStart = false
-    /// The `StartTime` metric, if one was computed.
+    /// The `StartTime` metric, if one was computed (OpenAVT's, measured from the instrument's
+    /// first accepted `MediaRequest`, so from the first playback's request on later playbacks).
     public var startTime: Int64?
+    /// `startup_ms`: from this playback's own request to its `Start`, if it started. The request
+    /// is the latest `MediaRequest` record of the starting tracker since that tracker's previous
+    /// `Start`, `End`, `Stop` or `Next`, whether the hub accepted it or rejected it as a repeat;
+    /// without one, the playback's first event.
+    public var startup: Int64?
     /// Sum of the `PlayTime` metrics.
     public var playTime: Int64 = 0
     /// Increase of `accumPauseTime`.

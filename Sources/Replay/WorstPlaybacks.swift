@@ -38,7 +38,7 @@ public struct WorstPlaybacks: Sendable {
         var playbackID: String
         var title: String?
         var firstTimestamp: Int64
-        var startTime: Int64?
+        var startup: Int64?
         var playTime: Int64
         var rebuffers: Int64
         var rebufferTime: Int64
@@ -55,7 +55,7 @@ public struct WorstPlaybacks: Sendable {
             Entry(
                 instrument: playback.instrument, tracker: playback.tracker, playbackID: playback.playbackID,
                 title: playback.title, firstTimestamp: playback.firstTimestamp.milliseconds,
-                startTime: playback.startTime, playTime: playback.playTime, rebuffers: playback.rebuffers,
+                startup: playback.startup, playTime: playback.playTime, rebuffers: playback.rebuffers,
                 rebufferTime: playback.rebufferTime, errors: playback.errors, endAction: playback.endAction,
                 didStart: playback.didStart, hasContentEvents: playback.hasContentEvents, timedOut: playback.timedOut)
         }
@@ -69,7 +69,7 @@ public struct WorstPlaybacks: Sendable {
                 instrument: entry.instrument, tracker: entry.tracker, playbackID: entry.playbackID,
                 firstTimestamp: Timestamp(milliseconds: entry.firstTimestamp))
             playback.title = entry.title
-            playback.startTime = entry.startTime
+            playback.startup = entry.startup
             playback.playTime = entry.playTime
             playback.rebuffers = entry.rebuffers
             playback.rebufferTime = entry.rebufferTime

@@ -29,7 +29,7 @@ enum RunState {
     }
 
     /// The header line's format version.
-    static let version = 2
+    static let version = 3
 
     /// What a run leaves.
     struct Saved {

@@ -6,7 +6,7 @@ import Replay
 /// and the options the shard ran with, which every shard merged must share.
 ///
 /// One JSON object on one line, keys sorted:
-/// `{"aggregate":false,"aggregates":{…},"format":"avt-replay summary.state","options":[…],"prefix":"avt","shard":1,"shards":3,"summary":{…},"trace":true,"version":1}`.
+/// `{"aggregate":false,"aggregates":{…},"format":"avt-replay summary.state","options":[…],"prefix":"avt","shard":1,"shards":3,"summary":{…},"trace":true,"version":2}`.
 /// `summary` is the ``KPISummary/State`` (per group of `--group-by` values: the `all` KPIs,
 /// every playback's first and last time for `concurrent_peak`, and each bucket's KPIs, with
 /// the startup-time sketches as their bucket counts), `aggregates` the
@@ -17,7 +17,7 @@ import Replay
 struct SummaryState: Codable {
     static let formatName = "avt-replay summary.state"
     /// The format version; `merge` reads only this one.
-    static let currentVersion = 1
+    static let currentVersion = 2
 
     var format = Self.formatName
     var version = Self.currentVersion

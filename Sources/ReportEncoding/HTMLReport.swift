@@ -195,7 +195,7 @@ public enum HTMLReport {
             let time = SummaryReport.rfc3339(playback.firstTimestamp)
             html.text(String(time.prefix(10)) + " " + String(time.dropFirst(11).prefix(8)))
             html.markup("</td><td>")
-            html.ratio(playback.startTime ?? 0, over: playback.startTime == nil ? 0 : 1000)
+            html.ratio(playback.startup ?? 0, over: playback.startup == nil ? 0 : 1000)
             html.markup("</td><td>")
             html.ratio(playback.watchTime, over: 1000)
             html.markup("</td><td>")

@@ -9,7 +9,7 @@ public enum PlaybacksReport: CSVReport {
         "start_time_ms", "play_time_ms", "pause_time_ms", "seek_time_ms", "buffer_time_ms", "rebuffers",
         "rebuffer_time_ms", "errors", "ads", "quality_changes", "end_action", "exit_before_start", "started",
         "start_failure", "timed_out", "avg_bitrate_bps", "initial_bitrate_bps", "bitrate_time_ms", "upscale_time_ms",
-        "downscale_time_ms", "initial_errors", "midstream_errors",
+        "downscale_time_ms", "initial_errors", "midstream_errors", "startup_ms",
     ]
 
     public static func appendCells(of row: PlaybackSummary, to csv: inout CSVEncoder, into buffer: inout [UInt8]) {
@@ -43,5 +43,6 @@ public enum PlaybacksReport: CSVReport {
         csv.appendInt(row.downscaleTime, into: &buffer)
         csv.appendInt(row.initialErrors, into: &buffer)
         csv.appendInt(row.midstreamErrors, into: &buffer)
+        csv.appendInt(row.startup, into: &buffer)
     }
 }

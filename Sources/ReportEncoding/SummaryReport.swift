@@ -5,7 +5,7 @@ import Replay
 ///
 /// `bucket` is the bucket's start in RFC 3339 (UTC), followed by a column per `--group-by`
 /// key. Means and percentages have two decimals; a value that is undefined (no plays, no
-/// watch time, no sessions) is an empty cell. `partial` is `true` for a bucket a later run
+/// watch time, no sessions) is an empty cell. The startup columns are of `startup_ms`. `partial` is `true` for a bucket a later run
 /// will write again, whole (``KPISummary/openFrom``), and for an `all` row that has one.
 public enum SummaryReport {
     /// The header, in column order.
@@ -15,7 +15,8 @@ public enum SummaryReport {
         "playback_failures", "vp_sessions", "vp_completed", "vp_completion_pct", "startup_ms_p90", "startup_ms_p99",
         "ended_without_errors", "quality_changes", "concurrent_peak", "avg_bitrate_bps", "bitrate_ms", "upscale_ms",
         "downscale_ms", "upscale_pct", "downscale_pct", "initial_errors", "midstream_errors", "initial_error_pct",
-        "vp_started", "vp_time_to_start_ms_mean", "buffers", "buffer_ms", "partial",
+        "vp_started", "vp_time_to_start_ms_mean", "buffers", "buffer_ms", "partial", "vsf_pct", "ebvs_pct", "vpf_pct",
+        "rebuffers_per_hour", "quality_changes_per_hour",
     ]
 
     /// The header of a summary split by `groupBy`: `bucket`, a column per key, then the KPIs.
@@ -67,6 +68,11 @@ public enum SummaryReport {
             csv.appendInt(kpis.buffers, into: &buffer)
             csv.appendInt(kpis.bufferTime, into: &buffer)
             csv.appendString(row.isPartial ? "true" : "false", into: &buffer)
+            csv.appendPercentage(kpis.startFailures, of: kpis.views, into: &buffer)
+            csv.appendPercentage(kpis.exitsBeforeStart, of: kpis.views, into: &buffer)
+            csv.appendPercentage(kpis.playbackFailures, of: kpis.plays, into: &buffer)
+            csv.appendRatio(kpis.rebuffers, multiplier: 3_600_000, over: kpis.watchTime, into: &buffer)
+            csv.appendRatio(kpis.qualityChanges, multiplier: 3_600_000, over: kpis.watchTime, into: &buffer)
             csv.endRow(into: &buffer)
         }
         return buffer
