@@ -41,7 +41,10 @@ def influx(url, db, path):
         for field, value in values.items():
             if value.startswith('"'):
                 continue
-            number = int(value[:-1]) if value.endswith("i") else float(value)
+            if value in ("true", "false"):
+                number = value == "true"
+            else:
+                number = int(value[:-1]) if value.endswith("i") else float(value)
             expected[(measurement, tuple(sorted(tags)), field, ts)] = number
     found = {}
     counts = {}

@@ -102,11 +102,11 @@ check python3 scripts/integration-check.py influx "$(influx_url)" "$later_db" "$
 #    the refusal is reported with those lines, and the batch is kept in the spool.
 influx_stop
 influx_start
-printf 'avt_openavt,instrument=conflict,tracker=0 StartTime=1.5 1763622000000000000\n' | influx_write "$INFLUX_DB" ns >/dev/null
+printf 'avt_openavt,tracker=0 StartTime=1.5,instrument="conflict" 1763622000000000000\n' | influx_write "$INFLUX_DB" ns >/dev/null
 replay "$work/c.err" --quiet --metrics events --out "$work/c" --influx "$influx" samples/*.jsonl.gz
 check status_is "$status" 5
 check grep -q 'field type conflict' "$work/c.err"
-check grep -q '^  avt_openavt,instrument=.*StartTime=' "$work/c.err"
+check grep -q '^  avt_openavt,tracker=.*StartTime=' "$work/c.err"
 check test -n "$(ls "$work/c/spool"/*.influx 2>/dev/null)"
 plays=$(grep -c ' NumPlays=' "$work/c/metrics.influx")
 stored=$(influx_query "$INFLUX_DB" 'SELECT count("NumPlays") FROM avt_openavt' \
@@ -162,6 +162,19 @@ check status_is "$status" 0
 check test -z "$(grep -v aggregates "$work/aggs/metrics.influx")"
 check python3 scripts/integration-check.py influx "$(influx_url)" "$aggs_db" "$work/aggs/metrics.influx"
 check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/aggs/metrics.graphite"
+
+# 3d. --metrics playbacks: a point per report row in InfluxDB (device ids as fields, the
+#     group as a tag), the aggregates in Graphite; every point stored, none merged with another.
+rows_db=avt_rows
+curl -sS --max-time 30 -XPOST "$(influx_url)/query" --data-urlencode "q=CREATE DATABASE $rows_db" >/dev/null
+replay "$work/rows.err" --quiet --metrics playbacks --group-by title --prefix rows --out "$work/rows" \
+    --influx "$(influx_url)/write?db=$rows_db" --graphite "$graphite" samples/*.jsonl.gz
+check status_is "$status" 0
+rows=$(($(wc -l < "$work/rows/playbacks.csv") + $(wc -l < "$work/rows/vp_sessions.csv") \
+    + $(wc -l < "$work/rows/marconi_items.csv") - 3))
+check test "$(wc -l < "$work/rows/metrics.influx")" -eq "$rows"
+check python3 scripts/integration-check.py influx "$(influx_url)" "$rows_db" "$work/rows/metrics.influx"
+check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/rows/metrics.graphite"
 
 # 4. Two nights with --state, pushed as they run: InfluxDB and carbon then hold what one run
 #    over both nights pushes (a bucket still open after night 1 is pushed partial, then whole).

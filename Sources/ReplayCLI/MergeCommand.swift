@@ -54,7 +54,9 @@ struct MergeCommand: ParsableCommand {
         do {
             reports = try ReportSet(
                 folder: out, withTrace: merger.trace, prefix: merger.prefix, bucket: merger.bucket,
-                groupBy: merger.groupBy, aggregatesAsPoints: merger.aggregate)
+                groupBy: merger.groupBy,
+                metricPoints: MetricPoints(
+                    influxAggregates: merger.aggregate, graphiteAggregates: merger.graphiteAggregate))
         } catch {
             printError("avt-replay merge: \(error)")
             return .outputFailed

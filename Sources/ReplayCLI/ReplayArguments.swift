@@ -88,12 +88,12 @@ struct ReplayArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "What metrics.influx and metrics.graphite hold, and what is pushed: events (every event's metrics, keyed by device) or aggregates (those of aggregates.csv only: a bounded number of series).",
+            "What metrics.influx and metrics.graphite hold, and what is pushed: aggregates (those of aggregates.csv: a bounded number of series), playbacks (a point per report row in metrics.influx, the aggregates in metrics.graphite) or events (every event's metrics, device ids as InfluxDB fields).",
             valueName: "grain"))
     var metrics: MetricsGrain = .aggregates
 
-    /// Whether the aggregates go to the metric files and servers (`--aggregate`, `--metrics aggregates`).
-    var aggregatesAsPoints: Bool { aggregate || metrics == .aggregates }
+    /// What goes to the metric files and servers (`--metrics`, `--aggregate`).
+    var metricPoints: MetricPoints { MetricPoints(grain: metrics, aggregate: aggregate) }
 
     @Option(
         name: .long,
@@ -168,9 +168,40 @@ extension HubKind: ExpressibleByArgument {}
 
 /// What the metric files hold and the servers get (`--metrics`).
 enum MetricsGrain: String, ExpressibleByArgument, CaseIterable {
-    /// Every event's metrics, as the metricalc emitted them: a series per device.
+    /// Every event's metrics, as the metricalc emitted them, the device ids as InfluxDB fields.
     case events
+    /// A point per row of the reports in InfluxDB; the aggregates in Graphite.
+    case playbacks
     /// Only the aggregates of `aggregates.csv`, per bucket and group: a bounded number of series.
     case aggregates
+}
+
+/// What `metrics.influx` and `metrics.graphite` hold.
+struct MetricPoints {
+    /// Every event's metrics, in both files.
+    var events = false
+    /// A point per report row, in `metrics.influx`.
+    var rows = false
+    /// The aggregates of `aggregates.csv`, after the rest, in each file.
+    var influxAggregates = false
+    var graphiteAggregates = false
+
+    /// Every event's metrics and nothing else (a merge, whose shards wrote the rest).
+    static let events = MetricPoints(events: true)
+
+    init(events: Bool = false, rows: Bool = false, influxAggregates: Bool = false, graphiteAggregates: Bool = false) {
+        self.events = events
+        self.rows = rows
+        self.influxAggregates = influxAggregates
+        self.graphiteAggregates = graphiteAggregates
+    }
+
+    /// The points of `--metrics grain`, with the aggregates too when `aggregate` (`--aggregate`).
+    init(grain: MetricsGrain, aggregate: Bool) {
+        events = grain == .events
+        rows = grain == .playbacks
+        influxAggregates = aggregate || grain == .aggregates
+        graphiteAggregates = aggregate || grain != .events
+    }
 }
 extension TentaclesVersion: ExpressibleByArgument {}

@@ -46,7 +46,7 @@ struct ReplayRun {
             reports = try ReportSet(
                 folder: out, withTrace: options.includeTrace, prefix: arguments.prefix,
                 bucket: arguments.bucket.milliseconds, groupBy: options.groupBy,
-                aggregatesAsPoints: arguments.aggregatesAsPoints, eventPoints: arguments.metrics == .events,
+                metricPoints: arguments.metricPoints,
                 window: arguments.window,
                 sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) })
         } catch {
@@ -172,7 +172,7 @@ struct ReplayRun {
         var options = [
             "hub=\(arguments.hub.rawValue)", "prefix=\(arguments.prefix)", "bucket=\(arguments.bucket.milliseconds)",
             "group-by=\(arguments.groupBy.flatMap(\.keys).joined(separator: ","))",
-            "aggregate=\(arguments.aggregatesAsPoints)", "metrics=\(arguments.metrics.rawValue)",
+            "aggregate=\(arguments.aggregate)", "metrics=\(arguments.metrics.rawValue)",
             "trace=\(arguments.writesTrace)", "trace-rejected=\(arguments.traceRejected)",
             "idle-gap=\(arguments.idleGap.milliseconds)", "max-lateness=\(arguments.maxLateness.milliseconds)",
             "since=\(arguments.since.map { String($0.timestamp.milliseconds) } ?? "")",

@@ -17,6 +17,8 @@ final class ReportSet {
     private let metrics: MetricsReport
     /// The encoder of `metrics.influx`, kept from one session to the next.
     private var influxEncoder = InfluxLineEncoder()
+    /// The times of the points written to `metrics.influx`, kept so that none is used twice.
+    private var influxTimes = InfluxPointTimes()
     private let summaryPath: String
     private var summary: KPISummary
     /// The page's KPIs: every playback together, whatever `--group-by` splits `summary.csv` by
@@ -26,11 +28,10 @@ final class ReportSet {
     private var worst = WorstPlaybacks()
     private let aggregatesPath: String
     private var aggregates: MetricAggregates
-    /// Whether the aggregates also go to `metrics.influx` and `metrics.graphite` (`--aggregate`).
-    private let aggregatesAsPoints: Bool
-    /// Whether every event's metrics go to `metrics.influx` and `metrics.graphite`
-    /// (`--metrics events`).
-    private let eventPoints: Bool
+    /// What `metrics.influx` and `metrics.graphite` hold (`--metrics`, `--aggregate`).
+    private let metricPoints: MetricPoints
+    /// With `--metrics playbacks`, the encoder of the rows' points.
+    private var rowMetrics: RowMetrics?
     private let sharding: Sharding?
     private let prefix: String
     private let index: ReportWriter?
@@ -55,7 +56,7 @@ final class ReportSet {
 
     init(
         folder: String, withTrace: Bool, prefix: String, bucket: Int64, groupBy: GroupBy = .none,
-        aggregatesAsPoints: Bool = false, eventPoints: Bool = true,
+        metricPoints: MetricPoints = .events,
         window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max),
         sharding: Sharding? = nil
     ) throws(AtomicFile.WriteError) {
@@ -74,7 +75,8 @@ final class ReportSet {
         }
         sessionFiles = files
         rejects = try ReportWriter(path: path("rejects.jsonl"))
-        metrics = MetricsReport(prefix: prefix)
+        metrics = MetricsReport(prefix: prefix, idsAsFields: true)
+        rowMetrics = metricPoints.rows ? RowMetrics(prefix: prefix, groupBy: groupBy) : nil
         self.prefix = prefix
         summaryPath = path("summary.csv")
         summary = KPISummary(bucket: bucket, groupBy: groupBy)
@@ -82,8 +84,7 @@ final class ReportSet {
         htmlPath = path("report.html")
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket, groupBy: groupBy)
-        self.aggregatesAsPoints = aggregatesAsPoints
-        self.eventPoints = eventPoints
+        self.metricPoints = metricPoints
         self.sharding = sharding
         statePath = path(Self.stateName)
         indexPath = path(Self.indexName)
@@ -128,11 +129,17 @@ final class ReportSet {
         case .trace:
             if !report.trace.isEmpty { rows = TraceReport.encode(report.trace) }
         case .influx:
-            guard eventPoints else { return 0 }
+            if rowMetrics != nil {
+                rowMetrics?.appendInflux(report, into: &rows)
+                break
+            }
+            guard metricPoints.events else { return 0 }
             // The metrics, the largest files, are encoded straight into the file's buffer.
-            return writer.append { metrics.appendInflux(report.points, with: &influxEncoder, into: &$0) }
+            return writer.append {
+                metrics.appendInflux(report.points, with: &influxEncoder, times: &influxTimes, into: &$0)
+            }
         case .graphite:
-            guard eventPoints else { return 0 }
+            guard metricPoints.events else { return 0 }
             return writer.append { metrics.appendGraphite(report.points, into: &$0) }
         }
         if !rows.isEmpty { writer.append(rows) }
@@ -220,8 +227,10 @@ final class ReportSet {
             try stage(SummaryReport.encode(summary), to: summaryPath)
             try stage(AggregatesReport.encode(aggregates), to: aggregatesPath)
             try stage(HTMLReport.encode(pageSummary ?? summary, worst: worst), to: htmlPath)
-            if aggregatesAsPoints {
+            if metricPoints.influxAggregates {
                 sessionFiles[SessionFile.influx.rawValue]?.append(metrics.influx(aggregates))
+            }
+            if metricPoints.graphiteAggregates {
                 sessionFiles[SessionFile.graphite.rawValue]?.append(metrics.graphite(aggregates))
             }
             for writer in sessionFiles.compactMap({ $0 }) + [rejects] {
@@ -231,7 +240,8 @@ final class ReportSet {
             try index.stage()
             let state = SummaryState(
                 shard: sharding.shard.index, shards: sharding.shard.count, options: sharding.options, prefix: prefix,
-                aggregate: aggregatesAsPoints, trace: sessionFiles[SessionFile.trace.rawValue] != nil,
+                aggregate: metricPoints.influxAggregates, graphiteAggregate: metricPoints.graphiteAggregates,
+                trace: sessionFiles[SessionFile.trace.rawValue] != nil,
                 summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state, worst: worst.state)
             let encoded: [UInt8]
             do {

@@ -27,6 +27,7 @@ struct ShardMerger {
     /// The shards' common settings.
     var prefix: String { shards[0].state.prefix }
     var aggregate: Bool { shards[0].state.aggregate }
+    var graphiteAggregate: Bool { shards[0].state.graphiteAggregate }
     var trace: Bool { shards[0].state.trace }
     var bucket: Int64 { shards[0].state.summary.bucket }
     var groupBy: GroupBy { GroupBy(shards[0].state.summary.groupBy) }
@@ -61,7 +62,9 @@ struct ShardMerger {
                 )
             }
             if shard.state.options != first.state.options || shard.state.prefix != first.state.prefix
-                || shard.state.aggregate != first.state.aggregate || shard.state.trace != first.state.trace
+                || shard.state.aggregate != first.state.aggregate
+                || shard.state.graphiteAggregate != first.state.graphiteAggregate
+                || shard.state.trace != first.state.trace
             {
                 throw Failure(description: "\(shard.folder) and \(first.folder) ran with different options")
             }
@@ -186,7 +189,8 @@ struct ShardMerger {
         // What follows the sessions: nothing, but the --aggregate points of the metrics files,
         // which are rebuilt from the merged aggregates.
         for shardReaders in readers {
-            for (file, reader) in shardReaders where !(aggregate && (file == .influx || file == .graphite)) {
+            for (file, reader) in shardReaders
+            where !(aggregate && file == .influx) && !(graphiteAggregate && file == .graphite) {
                 if try !reader.readRest().isEmpty {
                     throw ShardFileReader.Failure(description: "\(reader.path): has more than its index lists")
                 }

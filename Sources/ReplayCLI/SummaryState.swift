@@ -6,7 +6,7 @@ import Replay
 /// and the options the shard ran with, which every shard merged must share.
 ///
 /// One JSON object on one line, keys sorted:
-/// `{"aggregate":false,"aggregates":{…},"format":"avt-replay summary.state","options":[…],"prefix":"avt","shard":1,"shards":3,"summary":{…},"trace":true,"version":2}`.
+/// `{"aggregate":false,"aggregates":{…},"format":"avt-replay summary.state","options":[…],"graphiteAggregate":true,"prefix":"avt","shard":1,"shards":3,"summary":{…},"trace":true,"version":2}`.
 /// `summary` is the ``KPISummary/State`` (per group of `--group-by` values: the `all` KPIs,
 /// every playback's first and last time for `concurrent_peak`, and each bucket's KPIs, with
 /// the startup-time sketches as their bucket counts), `aggregates` the
@@ -26,9 +26,11 @@ struct SummaryState: Codable {
     var shards: Int
     /// The options that shape the reports (``ReplayCommand/reportOptions``).
     var options: [String]
-    /// `--prefix`, `--aggregate`, and whether `events.jsonl` was written (`--trace`).
+    /// `--prefix`, whether the aggregates end `metrics.influx` and `metrics.graphite`
+    /// (`--aggregate`, `--metrics`), and whether `events.jsonl` was written (`--trace`).
     var prefix: String
     var aggregate: Bool
+    var graphiteAggregate: Bool
     var trace: Bool
     var summary: KPISummary.State
     var aggregates: MetricAggregates.State

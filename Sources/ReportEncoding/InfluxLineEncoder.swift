@@ -395,6 +395,14 @@ public struct InfluxLineEncoder: Sendable {
 /// The escaped `measurement[,tag=value…]` that starts each line of one series.
 public struct InfluxSeries: Hashable, Sendable {
     fileprivate let bytes: [UInt8]
+    /// FNV-1a 64 of the bytes, which tells series apart where keeping them all would cost too
+    /// much (``InfluxPointTimes``).
+    let digest: UInt64
+
+    fileprivate init(bytes: [UInt8]) {
+        self.bytes = bytes
+        digest = bytes.withUnsafeBytes { fnv1a64($0) }
+    }
 }
 
 /// Escaped `key=value[,key=value…]` fields that many points share, with what encoding them dropped or cut.

@@ -50,6 +50,8 @@ struct ShardMergeTests {
         [String](),
         ["--aggregate", "--group-by", "title,system", "--bucket", "5m", "--prefix", "a.b"],
         ["--metrics", "aggregates", "--group-by", "title", "--bucket", "5m"],
+        ["--metrics", "playbacks", "--group-by", "title"],
+        ["--metrics", "events"],
     ])
     func threeShardsOfTheSamplesMergeIntoTheUnshardedReports(extra: [String]) throws {
         let root = try CommandRunner.makeTemporaryFolder()

@@ -37,6 +37,37 @@ struct MetricsReportTests {
                 """)
     }
 
+    @Test func withIdsAsFieldsEveryPointOfASeriesHasATimeOfItsOwn() {
+        let report = MetricsReport(prefix: "", idsAsFields: true)
+        let tagged: (String) -> [MetricTag] = { [MetricTag("instrument", $0), MetricTag("tracker", "0")] }
+        // Two devices in one millisecond, and one device's points in that millisecond handed
+        // over in two batches.
+        let batches = [
+            [
+                point("a", "NumPlays", .int(1), at: 1_000, tags: tagged("a")),
+                point("b", "NumPlays", .int(1), at: 1_000, tags: tagged("b")),
+            ],
+            [point("a", "PlayTime", .int(7), at: 1_000, tags: tagged("a"))],
+        ]
+        var encoder = InfluxLineEncoder()
+        var times = InfluxPointTimes()
+        var lines: [String] = []
+        for batch in batches {
+            var writer = ByteWriter()
+            report.appendInflux(batch, with: &encoder, times: &times, into: &writer)
+            lines += text(writer.finish()).split(separator: "\n").map(String.init)
+        }
+        // One series (the tracker), the device a field; FNV-1a 64 of "a" and of "b" modulo 10⁶
+        // are 641,996 and 526,629: the second point of "a" in that millisecond takes the next
+        // nanosecond.
+        #expect(
+            lines == [
+                #"openavt,tracker=0 NumPlays=1i,instrument="a" 1000641996"#,
+                #"openavt,tracker=0 NumPlays=1i,instrument="b" 1000526629"#,
+                #"openavt,tracker=0 PlayTime=7i,instrument="a" 1000641997"#,
+            ])
+    }
+
     @Test func influxKeysEscapedOnceAreWrittenTheSameInLaterBatches() {
         let report = MetricsReport(prefix: "")
         // Keys that need escaping, one spelt twice in strings made apart.
