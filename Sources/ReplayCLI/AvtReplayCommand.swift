@@ -10,6 +10,7 @@ struct AvtReplayCommand: ParsableCommand {
         let name = ReplayTool.current.name
         var configuration = avtReplayConfiguration
         configuration.commandName = name
+        configuration.version = "\(name) \(AvtReplayVersion.current)"
         configuration.discussion = configuration.discussion.replacingOccurrences(of: "avt-replay ", with: name + " ")
         return configuration
     }
@@ -35,22 +36,47 @@ struct AvtReplayCommand: ParsableCommand {
 
             Examples:
               avt-replay logs/*.jsonl.gz
-              avt-replay --out /var/reports/2025-11-20 --state /var/lib/avt/open.state --quiet logs/20251120*.jsonl.gz
+              avt-replay --out /var/reports/2025-11-20 \\
+                --state /var/lib/avt/open.state --quiet logs/20251120*.jsonl.gz
               avt-replay --trace --trace-rejected --out expected/ recorded/*.jsonl.gz
               zcat today.jsonl.gz | avt-replay --hub core -
-              avt-replay --bucket 1d --group-by title,source_host --aggregate logs/*.jsonl.gz
-              avt-replay --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen logs/*.gz
-              avt-replay --influx http://127.0.0.1:8086/write?db=telemetry --graphite 127.0.0.1:2003 logs/*.gz
-              avt-replay flush --spool reports/spool --influx http://127.0.0.1:8086/write?db=telemetry
-              avt-replay check --expect expected/ --trace --trace-rejected recorded/*.jsonl.gz
-              avt-replay check --record --expect expected/ --trace --trace-rejected recorded/*.jsonl.gz
+              avt-replay --bucket 1d --group-by title,source_host logs/*.jsonl.gz
+              avt-replay --vp-duration open:complete \\
+                --vp-middleware metrics=skip-name:debugScreen logs/*.gz
+              avt-replay --influx 'http://127.0.0.1:8086/write?db=telemetry' \\
+                --graphite 127.0.0.1:2003 logs/*.gz
+              avt-replay flush --spool reports/spool \\
+                --influx 'http://127.0.0.1:8086/write?db=telemetry'
+              avt-replay check --expect expected/ --trace --trace-rejected \\
+                recorded/*.jsonl.gz
+              avt-replay check --record --expect expected/ --trace --trace-rejected \\
+                recorded/*.jsonl.gz
               avt-replay diff --max-differences 20 reports-before/ reports-after/
-              avt-replay --shard 2/3 --out shard-2 logs/*.gz      (one of three machines, then:)
+              avt-replay --shard 2/3 --out shard-2 logs/*.gz  # one of three machines
               avt-replay merge --out reports shard-1 shard-2 shard-3
+              avt-replay --generate-completion-script bash  # completions: bash, zsh, fish
             """,
-        subcommands: [ReplayCommand.self, MergeCommand.self, FlushCommand.self, CheckCommand.self, DiffCommand.self],
+        subcommands: [
+            ReplayCommand.self, MergeCommand.self, FlushCommand.self, CheckCommand.self, DiffCommand.self,
+            VersionCommand.self,
+        ],
         defaultSubcommand: ReplayCommand.self
     )
+
+    /// The names of the subcommands, as typed.
+    static var subcommandNames: [String] {
+        avtReplayConfiguration.subcommands.map { $0._commandName }
+    }
+
+    /// A usage error for `help NAME` when NAME is no subcommand (`help` alone, or with a
+    /// subcommand, is the parser's).
+    static func unknownHelpTopic(_ arguments: ArraySlice<String>) -> String? {
+        guard arguments.first == "help", let topic = arguments.dropFirst().first,
+            !subcommandNames.contains(topic)
+        else { return nil }
+        return "Error: '\(topic)' is not a subcommand of \(ReplayTool.current.name) ("
+            + subcommandNames.joined(separator: ", ") + ")."
+    }
 
     static func main() {
         // For glibc's malloc (`avt-replay` itself links jemalloc, which these calls leave
@@ -64,6 +90,10 @@ struct AvtReplayCommand: ParsableCommand {
         // Two arenas for the reading thread and the two replay workers: each arena keeps its
         // own free memory, and more of them made the peak vary more from run to run.
         _ = avt_set_malloc_arena_max(2)
+        if let message = unknownHelpTopic(CommandLine.arguments.dropFirst()) {
+            FileHandle.standardError.write(Data((message + "\n").utf8))
+            Foundation.exit(ExitStatus.usage.rawValue)
+        }
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -45,14 +45,14 @@ struct ReplayArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Forget an instrument, app or player after this long without records, in log time (ms, s, m, h, d); a later record starts a new life.",
+            "Forget an instrument, app or player after this long without records, in log time (90s, 1h30m, 2d); a later record starts a new life.",
             valueName: "duration"))
     var idleGap = DurationArgument(minutes: 12 * 60)
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "How much later than a record after it in time a record may come in its file and still be replayed in order (ms, s, m, h).",
+            "How much later than a record after it in time a record may come in its file and still be replayed in order (90s, 30m, 1h30m).",
             valueName: "duration"))
     var maxLateness = DurationArgument(minutes: 30)
 
@@ -66,14 +66,14 @@ struct ReplayArguments: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Report only the sessions whose first record is at or after this time (RFC 3339 or epoch ms).",
+            "Report only the sessions whose first record is at or after this time: a date (2025-11-20, UTC), an RFC 3339 time, or epoch seconds or milliseconds (told apart by magnitude).",
             valueName: "time"))
     var since: TimeArgument?
 
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Report only the sessions whose first record is before this time (RFC 3339 or epoch ms).",
+            "Report only the sessions whose first record is before this time (as --since).",
             valueName: "time"))
     var until: TimeArgument?
 
@@ -134,6 +134,14 @@ struct ReplayArguments: ParsableArguments {
         var seen: Set<String> = []
         for key in groupBy.flatMap(\.keys) where !seen.insert(key).inserted {
             throw ValidationError("--group-by names \(key) twice.")
+        }
+    }
+
+    /// What the command line should be told about its options (an epoch number whose unit was
+    /// a guess), without the program's name.
+    var warnings: [String] {
+        [("--since", since), ("--until", until)].compactMap { name, time in
+            time?.ambiguity.map { "\(name): \($0)" }
         }
     }
 

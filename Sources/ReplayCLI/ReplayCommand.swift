@@ -47,10 +47,19 @@ struct ReplayCommand: ParsableCommand {
             valueName: "file"))
     var summaryJSON: String?
 
-    @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
-    var quiet = false
+    @Flag(
+        name: .shortAndLong,
+        help:
+            "Print no progress line and no summary; warnings and input problems still go to standard error. Twice (-qq): print nothing but fatal errors."
+    )
+    var quiet: Int
 
     func validate() throws {
+        if let first = replay.files.first, Self.looksLikeASubcommand(first) {
+            throw ValidationError(
+                "'\(first)' is neither a file nor a subcommand ("
+                    + AvtReplayCommand.subcommandNames.joined(separator: ", ") + ").")
+        }
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run ends its lives at the end.")
         }
@@ -76,6 +85,15 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
+    /// Whether a first argument is a misspelt subcommand rather than a file: a plain word
+    /// (letters, digits and `-`, no `.` or `/`) that names no file.
+    static func looksLikeASubcommand(_ argument: String) -> Bool {
+        guard let first = argument.unicodeScalars.first, first.properties.isAlphabetic,
+            argument.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" })
+        else { return false }
+        return !FileManager.default.fileExists(atPath: argument)
+    }
+
     func run() throws {
         let status = execute()
         if status != .success { throw status.exitCode }
@@ -84,9 +102,10 @@ struct ReplayCommand: ParsableCommand {
     private func execute() -> ExitStatus {
         let clock = ContinuousClock()
         let started = clock.now
+        for warning in replay.warnings where quiet < 2 { printError("avt-replay: \(warning)") }
         let (status, counts) = ReplayRun(
             arguments: replay, out: out, state: state, finish: finish, replaceRun: replaceRun, shard: shard?.shard,
-            quiet: quiet
+            quiet: quiet >= 2, showsProgress: quiet == 0
         )
         .execute()
         func seconds() -> Double {
@@ -98,8 +117,8 @@ struct ReplayCommand: ParsableCommand {
                 RunJSON(status: status, counts: counts, output: out, state: state, pushes: [], seconds: seconds()))
             return status
         }
-        let (pushed, pushes) = push.isEnabled ? push.push(fromFolder: out, quiet: quiet) : (.delivered, [])
-        if !quiet {
+        let (pushed, pushes) = push.isEnabled ? push.push(fromFolder: out, quiet: quiet > 0) : (.delivered, [])
+        if quiet == 0 {
             printError(RunSummary(counts: counts, seconds: seconds(), outputFolder: out, state: state).text)
         }
         let final = pushed.status(after: status)

@@ -19,7 +19,10 @@ struct ReplayRun {
     var replaceRun = false
     /// `--shard K/N`: replay only this shard's sessions, and write what `merge` needs.
     var shard: Shard? = nil
+    /// Print nothing but fatal errors: no warnings, no input problems.
     var quiet: Bool
+    /// Draw the progress line on a terminal.
+    var showsProgress = true
 
     /// Replays and writes the reports (and the state). Returns ``ExitStatus/success`` or
     /// ``ExitStatus/inputSkipped`` when the reports were written; ``ExitStatus/outputFailed``
@@ -78,7 +81,8 @@ struct ReplayRun {
         let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(paths: inputs, merge: merge, rejectLimit: arguments.maxRejects)
         reader.progress = ProgressLine(
-            totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count, quiet: quiet)
+            totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count,
+            quiet: quiet || !showsProgress)
         var feed = ReplayFeed(engine: engine, reports: reports, pipeline: pipeline, quiet: quiet, names: reader.names)
         reader = feed.run(reader)
         reader.progress?.finish()

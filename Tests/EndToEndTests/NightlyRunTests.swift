@@ -68,43 +68,16 @@ struct NightlyRunTests {
         #expect(!FileManager.default.fileExists(atPath: out.appendingPathComponent("playbacks.csv").path))
     }
 
-    /// The bucket rows of a CSV report, without the header, the `all` rows and the last
-    /// column (`partial`), and whether each was partial.
     /// The bucket rows of a CSV file (not `all`), without their `partial` cell, and that cell.
     private func bucketRows(_ folder: URL, _ name: String) throws -> [(row: String, partial: Bool)] {
         let lines = try lines(folder, name)
-        let header = lines.first.map(cells) ?? []
+        let header = lines.first.map(CSVLines.cells) ?? []
         let column = try #require(header.firstIndex(of: "partial"))
         return lines.dropFirst().filter { !$0.hasPrefix("all,") }.map { line in
-            var row = cells(line)
+            var row = CSVLines.cells(line)
             let partial = row.remove(at: column) == "true"
             return (row.joined(separator: "\u{1F}"), partial)
         }
-    }
-
-    /// The cells of one CSV line, unquoted (no line breaks in cells).
-    private func cells(_ line: Substring) -> [String] {
-        var cells: [String] = []
-        var cell = ""
-        var isQuoted = false
-        var previous: Character?
-        for character in line {
-            switch character {
-            case "\"" where isQuoted:
-                isQuoted = false
-            case "\"":
-                if previous == "\"" { cell.append("\"") }
-                isQuoted = true
-            case "," where !isQuoted:
-                cells.append(cell)
-                cell = ""
-            default:
-                cell.append(character)
-            }
-            previous = character
-        }
-        cells.append(cell)
-        return cells
     }
 
     /// The `--aggregate` lines of `metrics.influx`, by series and time, the last one written winning.

@@ -15,12 +15,17 @@ struct PublishingTests {
         let out = folder.appendingPathComponent("out")
         #expect(try CommandRunner.run(["--out", out.path] + CommandRunner.samples).status == 0)
         let before = try reports(in: out)
-        for arguments in [["version"], [folder.appendingPathComponent("logs/*.jsonl.gz").path]] {
+        // A glob that matched nothing, and a missing file.
+        for arguments in [[folder.appendingPathComponent("logs/*.jsonl.gz").path], ["/nonexistent/a.jsonl"]] {
             let result = try CommandRunner.run(["--out", out.path] + arguments)
             #expect(result.status == 6, "\(arguments)")
             #expect(result.standardError.contains("no input could be read"))
             #expect(try reports(in: out) == before)
         }
+        // A misspelt subcommand is a usage error before any work.
+        let misspelt = try CommandRunner.run(["--out", out.path, "verison"])
+        #expect(misspelt.status == 2)
+        #expect(try reports(in: out) == before)
     }
 
     @Test func aStateThatCannotBeWrittenLeavesThePreviousReports() throws {

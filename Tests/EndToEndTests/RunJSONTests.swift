@@ -41,7 +41,7 @@ struct RunJSONTests {
         let folder = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out")
-        let result = try CommandRunner.run(["--out", out.path, "--summary-json", "-", "version"])
+        let result = try CommandRunner.run(["--out", out.path, "--summary-json", "-", "/nonexistent/a.jsonl"])
         #expect(result.status == 6)
         let run = try object(Data(result.standardOutput.utf8))
         #expect(run["outcome"] as? String == "noInput")
