@@ -171,7 +171,7 @@ struct ReplayRun {
     /// page does not depend on where the run was started), the options, and the problems counted.
     private func provenance(_ counts: RunCounts) -> HTMLReport.Provenance {
         HTMLReport.Provenance(
-            tool: ReplayTool.current.name,
+            tool: ReplayTool.current.name, version: AvtReplayVersion.current,
             inputs: counts.inputs.map { input in
                 HTMLReport.Provenance.Input(
                     name: (input.name as NSString).lastPathComponent, size: input.size, lines: Int64(input.lines),

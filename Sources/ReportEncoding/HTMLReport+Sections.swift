@@ -407,6 +407,10 @@ extension HTMLReport {
     static func appendProvenance(_ provenance: Provenance, to html: inout HTMLWriter) {
         html.markup("<footer id=\"provenance\">\n<h2>Provenance</h2>\n<p>Written by ")
         html.text(provenance.tool)
+        if !provenance.version.isEmpty {
+            html.markup(" ")
+            html.text(provenance.version)
+        }
         html.markup(" from ")
         html.int(Int64(provenance.inputs.count))
         html.markup(provenance.inputs.count == 1 ? " input" : " inputs")

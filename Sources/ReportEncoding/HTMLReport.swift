@@ -58,8 +58,9 @@ public enum HTMLReport {
             }
         }
 
-        /// The command that wrote the page (`avt-replay`, or a tool built on it).
+        /// The command that wrote the page (`avt-replay`, or a tool built on it), and its version.
         public var tool: String
+        public var version: String
         /// The inputs, in replay order.
         public var inputs: [Input]
         /// The options that shape the reports, `name=value` each.
@@ -70,10 +71,11 @@ public enum HTMLReport {
         public var lateRejected: Int64
 
         public init(
-            tool: String = "avt-replay", inputs: [Input] = [], options: [String] = [], rejectedLines: Int64 = 0,
-            lateRecords: Int64 = 0, lateRejected: Int64 = 0
+            tool: String = "avt-replay", version: String = "", inputs: [Input] = [], options: [String] = [],
+            rejectedLines: Int64 = 0, lateRecords: Int64 = 0, lateRejected: Int64 = 0
         ) {
             self.tool = tool
+            self.version = version
             self.inputs = inputs
             self.options = options
             self.rejectedLines = rejectedLines
@@ -141,7 +143,7 @@ public enum HTMLReport {
 
     /// The charts over time: startup percentiles, rebuffer percentage, failure rates, views and
     /// plays, failures. `partialFrom` is the index of the first partial bucket.
-    static func charts(_ buckets: [(start: Int64, kpis: KPIs)], bucketLength: Int64, partialFrom: Int? = nil)
+    static func charts(_ buckets: [(start: Int64, kpis: KPIs)], bucketLength: Int64, partialFrom: Int?)
         -> [SVGChart]
     {
         let starts = buckets.map(\.start)

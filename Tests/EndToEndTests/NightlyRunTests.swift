@@ -140,7 +140,7 @@ struct NightlyRunTests {
         let last = try CommandRunner.run(arguments + ["--out", second.path, "--state", state, "--finish", samples[1]])
         #expect(last.status == 0, "\(last.standardError)")
         let page = try String(contentsOf: second.appendingPathComponent("report.html"), encoding: .utf8)
-        let allRows = try lines(second, "summary.csv").map(cells).filter { $0[0] == "all" && $0[2] != "0" }
+        let allRows = try lines(second, "summary.csv").map(CSVLines.cells).filter { $0[0] == "all" && $0[2] != "0" }
         #expect(allRows.contains { $0[1] == "Episode 42" }, "a playback of night 1's open bucket")
         for row in allRows {
             let title = row[1].replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(

@@ -322,7 +322,7 @@ struct HTMLReportTests {
 
     @Test func theProvenanceNamesTheInputsOptionsAndRejects() throws {
         let provenance = HTMLReport.Provenance(
-            tool: "custom-replay",
+            tool: "custom-replay", version: "0.9.0",
             inputs: [
                 .init(name: "a<1>.jsonl.gz", size: 2132, lines: 137, rejected: 2, late: 1),
                 .init(name: "<stdin>", size: nil, lines: 5, rejected: 0, late: 0),
@@ -330,7 +330,7 @@ struct HTMLReportTests {
         let page = text(
             HTMLReport.encode(HTMLReport.Page(summary: KPISummary(bucket: 3_600_000), provenance: provenance)))
         let foot = try #require(page.split(separator: "<footer id=\"provenance\">").last)
-        #expect(foot.contains("Written by custom-replay from 2 inputs"))
+        #expect(foot.contains("Written by custom-replay 0.9.0 from 2 inputs"))
         #expect(
             foot.contains(
                 "<tr><td class=\"text\">a&lt;1&gt;.jsonl.gz</td><td>2132</td><td>137</td><td>2</td><td>1</td></tr>"))
