@@ -16,6 +16,7 @@ public struct MarconiItemsByStation: Sendable, Equatable {
         public var bufferingTime: Int64 = 0
         public var errors: Int64 = 0
 
+        /// A station without items yet.
         public init(station: String) {
             self.station = station
         }
@@ -30,6 +31,7 @@ public struct MarconiItemsByStation: Sendable, Equatable {
 
     private var byStation: [String: Row] = [:]
 
+    /// No item yet.
     public init() {}
 
     /// Counts the items of a closed player life.

@@ -15,6 +15,7 @@ public struct VPSessionsByName: Sendable, Equatable {
         public var started: Int64 = 0
         public var timeToStartSum: Int64 = 0
 
+        /// A name without sessions yet.
         public init(name: String) {
             self.name = name
         }
@@ -29,6 +30,7 @@ public struct VPSessionsByName: Sendable, Equatable {
 
     private var byName: [String: Row] = [:]
 
+    /// No session yet.
     public init() {}
 
     /// Counts the sessions of a closed app session.

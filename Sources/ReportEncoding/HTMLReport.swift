@@ -22,6 +22,7 @@ public enum HTMLReport {
         public var stations: MarconiItemsByStation
         public var provenance: Provenance
 
+        /// A page; its breakdowns, value propositions, stations and provenance are empty by default.
         public init(
             summary: KPISummary, worst: WorstPlaybacks = WorstPlaybacks(), breakdowns: [KPISummary] = [],
             valuePropositions: VPSessionsByName = VPSessionsByName(),
@@ -49,6 +50,7 @@ public enum HTMLReport {
             public var rejected: Int64
             public var late: Int64
 
+            /// An input as the page lists it.
             public init(name: String, size: Int64?, lines: Int64, rejected: Int64, late: Int64) {
                 self.name = name
                 self.size = size
@@ -70,6 +72,7 @@ public enum HTMLReport {
         public var lateRecords: Int64
         public var lateRejected: Int64
 
+        /// Where a page's numbers come from; by default nothing is known.
         public init(
             tool: String = "avt-replay", version: String = "", inputs: [Input] = [], options: [String] = [],
             rejectedLines: Int64 = 0, lateRecords: Int64 = 0, lateRejected: Int64 = 0
