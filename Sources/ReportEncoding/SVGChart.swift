@@ -303,7 +303,9 @@ extension SVGChart {
 
         /// The axis for a chart's series (values plottable: finite, 0 to 10^15): logarithmic when
         /// one series' positive values span more than two decades (its largest is over 100 times
-        /// its smallest), else linear from 0 (``init(maximum:isCount:)``).
+        /// its smallest), from the power of ten below the smallest positive value (so that a bar
+        /// of it shows) to the one at or above the largest; else linear from 0
+        /// (``init(maximum:isCount:)``).
         init(values: [[Double?]], isCount: Bool) {
             let all = values.joined().compactMap { $0 }
             let spans = values.compactMap { series -> (Double, Double)? in
@@ -319,7 +321,7 @@ extension SVGChart {
                 return
             }
             let high = (-20...15).first { Self.power($0) >= largest } ?? 15
-            let low = max((-20...15).last { Self.power($0) <= smallest } ?? -20, high - Self.maximumDecades)
+            let low = max((-20...15).last { Self.power($0) < smallest } ?? -20, high - Self.maximumDecades)
             self.init(maximum: largest, isCount: isCount)
             top = Self.power(high)
             ticks = (low...high).map { Tick(value: Self.power($0), label: Self.label(1, $0)) }

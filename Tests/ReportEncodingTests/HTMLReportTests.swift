@@ -232,11 +232,12 @@ struct HTMLReportTests {
     @Test func seriesSpanningMoreThanTwoDecadesGetALogarithmicAxis() {
         let wide = svg(chart([1, 1000, nil, 0]))
         #expect(wide.contains(">log scale</text>"))
-        #expect(wide.split(separator: "\n").filter { $0.contains("class=\"tick\"") }.count == 4)
-        #expect(wide.contains(">1000</text>") && wide.contains(">10</text>"))
-        // 1 at the bottom, 1000 at the top; the zero is not drawn.
+        // From the power of ten below the smallest value to the one at or above the largest.
+        let ticks = wide.split(separator: "\n").filter { $0.contains("class=\"tick\"") }
+        #expect(ticks.map { $0.split(separator: ">").last?.prefix { $0 != "<" } } == ["0.1", "1", "10", "100", "1000"])
+        // 1 a quarter of the way up, 1000 at the top; the zero is not drawn.
         #expect(shapes(wide).count == 2)
-        #expect(shapes(wide)[0].contains("height=\"0.00\"") && shapes(wide)[1].contains("y=\"56.00\""))
+        #expect(shapes(wide)[0].contains("y=\"183.50\"") && shapes(wide)[1].contains("y=\"56.00\""))
         #expect(!svg(chart([1, 100, 50])).contains("log scale"))
     }
 
