@@ -7,7 +7,7 @@ From the HTML it reads each chart (`<svg class="chart">`): the fill of its plot 
 (`<rect class="plot">`) and the colours of its legend (`<rect class="swatch">`). In the PNG (decoded here with zlib, 8-bit RGB or RGBA) it finds each plot
 area by its fill (every chart has its own) and counts, inside it, the pixels of each series
 colour (the legend lies outside the plot area, so it does not count). It fails, saying why, when
-there are fewer than N charts (default 4), a plot area is missing or too small, or a series has
+there are fewer than N charts (default 7), a plot area is missing or too small, or a series has
 fewer than 20 pixels in its plot area. Exit status 0 when every check passes, 1 otherwise.
 """
 
@@ -149,7 +149,7 @@ def check(html_path, png_path, min_charts):
 
 def main():
     args = sys.argv[1:]
-    min_charts = 4
+    min_charts = 7
     if "--min-charts" in args:
         index = args.index("--min-charts")
         min_charts = int(args[index + 1])

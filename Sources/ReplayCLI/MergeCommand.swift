@@ -69,7 +69,7 @@ struct MergeCommand: ParsableCommand {
             return .inputFailed
         }
         do {
-            try reports.commit()
+            try reports.commit(provenance: merger.provenance)
         } catch {
             printError("avt-replay merge: \(error)")
             return .outputFailed

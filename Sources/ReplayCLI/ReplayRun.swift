@@ -1,6 +1,7 @@
 import EventModel
 import Foundation
 import Replay
+import ReportEncoding
 import ValueProposition
 
 /// One replay of the inputs into a report folder, committed only when it succeeds: what
@@ -149,7 +150,7 @@ struct ReplayRun {
         // previous reports as they were. Killed after the state and before the reports, a run
         // leaves a state that has consumed its inputs: `--replace-run` replays it.
         do {
-            try reports.stage()
+            try reports.stage(provenance: provenance(counts))
             KillPoint.staged.reach()
             if let state, let plan {
                 // The state replaced is kept first: a crash between the two leaves both usable.
@@ -164,6 +165,19 @@ struct ReplayRun {
             return (.outputFailed, counts)
         }
         return (counts.problems == 0 ? .success : .inputSkipped, counts)
+    }
+
+    /// The foot of `report.html`: the inputs by file name (without their folders, so that the
+    /// page does not depend on where the run was started), the options, and the problems counted.
+    private func provenance(_ counts: RunCounts) -> HTMLReport.Provenance {
+        HTMLReport.Provenance(
+            tool: ReplayTool.current.name, version: AvtReplayVersion.current,
+            inputs: counts.inputs.map { input in
+                HTMLReport.Provenance.Input(
+                    name: (input.name as NSString).lastPathComponent, size: input.size, lines: Int64(input.lines),
+                    rejected: Int64(input.rejected), late: Int64(input.late))
+            }, options: reportOptions, rejectedLines: Int64(counts.rejectedLines), lateRecords: Int64(counts.late),
+            lateRejected: Int64(counts.lateRejected))
     }
 
     /// The options that shape the reports, one `name=value` each, in a fixed order: the shards

@@ -24,8 +24,13 @@ final class ReportSet {
     /// The page's KPIs: every playback together, whatever `--group-by` splits `summary.csv` by
     /// (`nil` without `--group-by`, when they are `summary`'s).
     private var pageSummary: KPISummary?
+    /// The page's breakdowns: one summary per `--group-by` key, split by that key alone.
+    private var breakdowns: [KPISummary]
     private let htmlPath: String
     private var worst = WorstPlaybacks()
+    /// The page's value propositions and radio stations: the sessions and items this run closed.
+    private var valuePropositions = VPSessionsByName()
+    private var stations = MarconiItemsByStation()
     private let aggregatesPath: String
     private var aggregates: MetricAggregates
     /// What `metrics.influx` and `metrics.graphite` hold (`--metrics`, `--aggregate`).
@@ -81,6 +86,7 @@ final class ReportSet {
         summaryPath = path("summary.csv")
         summary = KPISummary(bucket: bucket, groupBy: groupBy)
         pageSummary = groupBy.keys.isEmpty ? nil : KPISummary(bucket: bucket)
+        breakdowns = groupBy.keys.map { KPISummary(bucket: bucket, groupBy: GroupBy([$0])) }
         htmlPath = path("report.html")
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket, groupBy: groupBy)
@@ -106,7 +112,10 @@ final class ReportSet {
     func write(_ report: SessionReport) {
         summary.add(report)
         pageSummary?.add(report)
+        for index in breakdowns.indices { breakdowns[index].add(report) }
         worst.add(report)
+        valuePropositions.add(report)
+        stations.add(report)
         aggregates.add(report)
         var bytes = [Int](repeating: 0, count: SessionFile.allCases.count)
         for file in SessionFile.allCases {
@@ -161,15 +170,24 @@ final class ReportSet {
         rejects.append(bytes)
     }
 
+    /// What a shard's `summary.state` holds for `report.html`, besides its summary.
+    struct PageParts {
+        var page: KPISummary?
+        var breakdowns: [KPISummary]
+        var worst: [WorstPlaybacks.Entry]
+        var valuePropositions: VPSessionsByName
+        var stations: MarconiItemsByStation
+    }
+
     /// Adds a shard's summary, aggregates and page (`merge`).
-    func merge(
-        summary other: KPISummary, aggregates otherAggregates: MetricAggregates, page otherPage: KPISummary?,
-        worst otherWorst: [WorstPlaybacks.Entry]
-    ) {
+    func merge(summary other: KPISummary, aggregates otherAggregates: MetricAggregates, page parts: PageParts) {
         summary.merge(other)
         aggregates.merge(otherAggregates)
-        if let otherPage { pageSummary?.merge(otherPage) }
-        worst.merge(otherWorst)
+        if let otherPage = parts.page { pageSummary?.merge(otherPage) }
+        for (index, breakdown) in zip(breakdowns.indices, parts.breakdowns) { breakdowns[index].merge(breakdown) }
+        worst.merge(parts.worst)
+        valuePropositions.merge(parts.valuePropositions)
+        stations.merge(parts.stations)
     }
 
     /// The buckets still open when a run leaves lives to the next one, as ``KPISummary`` and
@@ -179,6 +197,8 @@ final class ReportSet {
         var summary: KPISummary.State?
         var page: KPISummary.State?
         var aggregates: MetricAggregates.State?
+        /// The page's breakdowns, one per `--group-by` key (`nil` for a breakdown without an open bucket).
+        var breakdowns: [KPISummary.State?]?
     }
 
     /// Marks the buckets that end after `time` as still open (their rows say `partial`), and
@@ -186,9 +206,11 @@ final class ReportSet {
     func leaveOpen(from time: Timestamp) -> Carried {
         summary.openFrom = time
         pageSummary?.openFrom = time
+        for index in breakdowns.indices { breakdowns[index].openFrom = time }
         aggregates.openFrom = time
         return Carried(
-            summary: summary.carried?.state, page: pageSummary?.carried?.state, aggregates: aggregates.carried?.state)
+            summary: summary.carried?.state, page: pageSummary?.carried?.state, aggregates: aggregates.carried?.state,
+            breakdowns: breakdowns.isEmpty ? nil : breakdowns.map { $0.carried?.state })
     }
 
     /// Adds the open buckets an earlier run carried.
@@ -206,27 +228,35 @@ final class ReportSet {
             try check(state.bucket, state.groupBy, against: (page.bucket, page.groupBy.keys))
             pageSummary?.merge(try KPISummary(state: state))
         }
+        for (index, state) in zip(breakdowns.indices, carried.breakdowns ?? []) {
+            guard let state else { continue }
+            try check(state.bucket, state.groupBy, against: (breakdowns[index].bucket, breakdowns[index].groupBy.keys))
+            breakdowns[index].merge(try KPISummary(state: state))
+        }
         if let state = carried.aggregates {
             try check(state.bucket, state.groupBy, against: (aggregates.bucket, aggregates.groupBy.keys))
             aggregates.merge(try MetricAggregates(state: state))
         }
     }
 
-    /// Stages every report and then publishes them (``stage()``, ``publish()``).
-    func commit() throws(AtomicFile.WriteError) {
-        try stage()
+    /// Stages every report and then publishes them (``stage(provenance:)``, ``publish()``).
+    func commit(provenance: HTMLReport.Provenance) throws(AtomicFile.WriteError) {
+        try stage(provenance: provenance)
         try publish()
     }
 
     /// Writes `summary.csv`, `aggregates.csv` and `report.html` (and with `--aggregate` the
     /// aggregates as points), and a sharded run's `sessions.index` and `summary.state`, and
     /// flushes every file to disk beside its target: nothing visible changes until
-    /// ``publish()``, and ``discard()`` removes them all.
-    func stage() throws(AtomicFile.WriteError) {
+    /// ``publish()``, and ``discard()`` removes them all. `provenance` is the foot of the page.
+    func stage(provenance: HTMLReport.Provenance) throws(AtomicFile.WriteError) {
         do throws(AtomicFile.WriteError) {
             try stage(SummaryReport.encode(summary), to: summaryPath)
             try stage(AggregatesReport.encode(aggregates), to: aggregatesPath)
-            try stage(HTMLReport.encode(pageSummary ?? summary, worst: worst), to: htmlPath)
+            let page = HTMLReport.Page(
+                summary: pageSummary ?? summary, worst: worst, breakdowns: breakdowns,
+                valuePropositions: valuePropositions, stations: stations, provenance: provenance)
+            try stage(HTMLReport.encode(page), to: htmlPath)
             if metricPoints.influxAggregates {
                 sessionFiles[SessionFile.influx.rawValue]?.append(metrics.influx(aggregates))
             }
@@ -242,7 +272,9 @@ final class ReportSet {
                 shard: sharding.shard.index, shards: sharding.shard.count, options: sharding.options, prefix: prefix,
                 aggregate: metricPoints.influxAggregates, graphiteAggregate: metricPoints.graphiteAggregates,
                 trace: sessionFiles[SessionFile.trace.rawValue] != nil,
-                summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state, worst: worst.state)
+                summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state,
+                breakdowns: breakdowns.map(\.state), worst: worst.state, valuePropositions: valuePropositions,
+                stations: stations, provenance: provenance)
             let encoded: [UInt8]
             do {
                 encoded = try state.encoded()

@@ -15,7 +15,7 @@ import ReportEncoding
 /// (``InputIdentity``; standard input, other files that are not regular files, and inputs
 /// without a single entry are not listed). A header without `inputs` lists none. Then, when
 /// buckets of `summary.csv` and `aggregates.csv` are still open, a line
-/// `{"carried":{"summary":…,"page":…,"aggregates":…}}` with what they hold (``ReportSet/Carried``):
+/// `{"carried":{"summary":…,"page":…,"aggregates":…,"breakdowns":[…]}}` with what they hold (``ReportSet/Carried``):
 /// the next run adds it and writes those buckets whole. Then each open life: a line `{"life":<records>,"pendingTrace":<n>,"pendingPoints":<n>}`, then its
 /// records in replay order (a life is rebuilt by replaying them; of what they produce, the
 /// last `pendingTrace` trace lines and `pendingPoints` points were not written yet). Then the

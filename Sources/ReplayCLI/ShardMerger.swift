@@ -1,6 +1,7 @@
 import Foundation
 import HeapModule
 import Replay
+import ReportEncoding
 
 /// Combines the report folders of the shards of a run (`--shard K/N`) into the reports one
 /// unsharded run writes, byte for byte.
@@ -34,6 +35,8 @@ struct ShardMerger {
     /// K of each shard, and N.
     var shardIndices: [Int] { shards.map(\.state.shard) }
     var shardCount: Int { shards[0].state.shards }
+    /// The foot of the page: every shard read the same input with the same options.
+    var provenance: HTMLReport.Provenance { shards[0].state.provenance }
 
     /// Reads the shards' `summary.state` and checks that they can be merged: shards of one
     /// run (the same N and options), each once.
@@ -92,11 +95,14 @@ struct ShardMerger {
         reports.appendRejects(rejects)
         for shard in shards {
             do {
+                let state = shard.state
+                let parts = ReportSet.PageParts(
+                    page: try state.page.map { state throws(StateError) in try KPISummary(state: state) },
+                    breakdowns: try state.breakdowns.map { state throws(StateError) in try KPISummary(state: state) },
+                    worst: state.worst, valuePropositions: state.valuePropositions, stations: state.stations)
                 try reports.merge(
-                    summary: KPISummary(state: shard.state.summary),
-                    aggregates: MetricAggregates(state: shard.state.aggregates),
-                    page: shard.state.page.map { state throws(StateError) in try KPISummary(state: state) },
-                    worst: shard.state.worst)
+                    summary: KPISummary(state: state.summary), aggregates: MetricAggregates(state: state.aggregates),
+                    page: parts)
             } catch {
                 throw Failure(description: "\(Self.path(shard.folder, ReportSet.stateName)): \(error)")
             }

@@ -1,23 +1,26 @@
 import Foundation
 import Replay
+import ReportEncoding
 
 /// `summary.state`, written by a sharded run (`--shard`): what `merge` needs to rebuild
 /// `summary.csv` and `aggregates.csv` (and the `--aggregate` points) for all shards together,
 /// and the options the shard ran with, which every shard merged must share.
 ///
 /// One JSON object on one line, keys sorted:
-/// `{"aggregate":false,"aggregates":{…},"format":"avt-replay summary.state","options":[…],"graphiteAggregate":true,"prefix":"avt","shard":1,"shards":3,"summary":{…},"trace":true,"version":2}`.
+/// `{"aggregate":false,"aggregates":{…},"breakdowns":[…],"format":"avt-replay summary.state","graphiteAggregate":true,"options":[…],"page":…,"prefix":"avt","provenance":{…},"shard":1,"shards":3,"stations":[…],"summary":{…},"trace":true,"valuePropositions":[…],"version":3,"worst":[…]}`.
 /// `summary` is the ``KPISummary/State`` (per group of `--group-by` values: the `all` KPIs,
 /// every playback's first and last time for `concurrent_peak`, and each bucket's KPIs, with
 /// the startup-time sketches as their bucket counts), `aggregates` the
 /// ``MetricAggregates/State`` (each row's count, minimum, maximum, and its sums as exact
-/// partial sums), `page` and `worst` what `report.html` needs besides (the KPIs of all groups
-/// together with `--group-by`, and the ten worst playbacks). The same run always writes the
+/// partial sums), `page`, `breakdowns`, `worst`, `valuePropositions`, `stations` and
+/// `provenance` what `report.html` needs besides (the KPIs of all groups together with
+/// `--group-by` and those of each key alone, the ten worst playbacks, the sessions by name and
+/// items by station, and the inputs and options). The same run always writes the
 /// same bytes.
 struct SummaryState: Codable {
     static let formatName = "avt-replay summary.state"
     /// The format version; `merge` reads only this one.
-    static let currentVersion = 2
+    static let currentVersion = 3
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -37,7 +40,14 @@ struct SummaryState: Codable {
     /// `report.html`'s: the KPIs of all playbacks together when `--group-by` splits `summary`
     /// (`nil` otherwise), and the worst playbacks kept.
     var page: KPISummary.State?
+    /// One summary per `--group-by` key, split by that key alone.
+    var breakdowns: [KPISummary.State]
     var worst: [WorstPlaybacks.Entry]
+    /// The value-proposition sessions by name and radio items by station.
+    var valuePropositions: VPSessionsByName
+    var stations: MarconiItemsByStation
+    /// The page's provenance: the same in every shard, which reads all input.
+    var provenance: HTMLReport.Provenance
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -27,8 +27,13 @@ struct HTMLWriter {
     /// Appends `numerator × multiplier / denominator` with two decimals and then `unit`, or only `–`
     /// when the denominator is zero.
     mutating func ratio(_ numerator: Int64, over denominator: Int64, times multiplier: Int64 = 1, unit: String = "") {
-        let defined = DecimalFormatting.appendFixed2(
-            numerator: Int128(numerator) * Int128(multiplier), denominator: Int128(denominator), into: &bytes)
+        ratio(Int128(numerator) * Int128(multiplier), over: Int128(denominator), unit: unit)
+    }
+
+    /// Appends `numerator / denominator` with two decimals and then `unit`, or only `–` when the
+    /// denominator is zero.
+    mutating func ratio(_ numerator: Int128, over denominator: Int128, unit: String = "") {
+        let defined = DecimalFormatting.appendFixed2(numerator: numerator, denominator: denominator, into: &bytes)
         markup(defined ? unit : "–")
     }
 

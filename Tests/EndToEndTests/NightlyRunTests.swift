@@ -120,9 +120,33 @@ struct NightlyRunTests {
             let split = night1.filter { !$0.partial }.map(\.row) + night2.map(\.row)
             #expect(split.sorted() == expected.map(\.row).sorted(), "\(name)")
         }
-        #expect(
-            try String(contentsOf: first.appendingPathComponent("report.html"), encoding: .utf8).contains("Partial"))
+        let firstPage = try String(contentsOf: first.appendingPathComponent("report.html"), encoding: .utf8)
+        #expect(firstPage.contains("Partial") && firstPage.contains("<rect class=\"partial\""))
         #expect(try aggregatePoints([first, second]) == aggregatePoints([whole]))
+    }
+
+    /// The page's breakdown carries the open buckets as summary.csv does: night 2's table by
+    /// title counts the views of its summary.csv's `all` rows, night 1's open bucket included.
+    @Test func theBreakdownCarriesTheOpenBucketsAsTheSummaryDoes() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = CommandRunner.samples
+        let state = folder.appendingPathComponent("open.state").path
+        // Hour buckets: the first night's playbacks are in the bucket it leaves open.
+        let arguments = ["--bucket", "1h", "--idle-gap", "10m", "--group-by", "title"]
+        let first = folder.appendingPathComponent("first")
+        #expect(try CommandRunner.run(arguments + ["--out", first.path, "--state", state, samples[0]]).status == 0)
+        let second = folder.appendingPathComponent("second")
+        let last = try CommandRunner.run(arguments + ["--out", second.path, "--state", state, "--finish", samples[1]])
+        #expect(last.status == 0, "\(last.standardError)")
+        let page = try String(contentsOf: second.appendingPathComponent("report.html"), encoding: .utf8)
+        let allRows = try lines(second, "summary.csv").map(CSVLines.cells).filter { $0[0] == "all" && $0[2] != "0" }
+        #expect(allRows.contains { $0[1] == "Episode 42" }, "a playback of night 1's open bucket")
+        for row in allRows {
+            let title = row[1].replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+                of: "\"", with: "&quot;")
+            #expect(page.contains("data-value=\"\(title)\" data-col=\"views\">\(row[2])</td>"), "\(row[1])")
+        }
     }
 
     private func lines(_ folder: URL, _ name: String) throws -> [Substring] {

@@ -1,0 +1,76 @@
+import EventModel
+
+/// The value-proposition sessions of `report.html`, counted by name as lives end.
+///
+/// Each name keeps its sessions, those completed, and those started with the sum of their
+/// times to start; memory grows with the names, not the sessions. Merged (``merge(_:)``),
+/// the counts are those of both sets of sessions.
+public struct VPSessionsByName: Sendable, Equatable {
+    /// One name's sessions.
+    public struct Row: Codable, Sendable, Equatable {
+        public var name: String
+        public var sessions: Int64 = 0
+        public var completed: Int64 = 0
+        /// Sessions that started, and the sum of their times from `opened` to the first `started`.
+        public var started: Int64 = 0
+        public var timeToStartSum: Int64 = 0
+
+        /// A name without sessions yet.
+        public init(name: String) {
+            self.name = name
+        }
+
+        mutating func add(_ other: Row) {
+            sessions += other.sessions
+            completed += other.completed
+            started += other.started
+            timeToStartSum += other.timeToStartSum
+        }
+    }
+
+    private var byName: [String: Row] = [:]
+
+    /// No session yet.
+    public init() {}
+
+    /// Counts the sessions of a closed app session.
+    public mutating func add(_ report: SessionReport) {
+        for session in report.vpSessions {
+            var row = Row(name: session.name)
+            row.sessions = 1
+            if session.outcome == .completed { row.completed = 1 }
+            if let timeToStart = session.timeToStart {
+                row.started = 1
+                row.timeToStartSum = timeToStart
+            }
+            byName[session.name, default: Row(name: session.name)].add(row)
+        }
+    }
+
+    /// Adds another count's rows.
+    public mutating func merge(_ other: VPSessionsByName) {
+        for (name, row) in other.byName { byName[name, default: Row(name: name)].add(row) }
+    }
+
+    /// The names, most sessions first, then by name (byte-wise).
+    public var rows: [Row] {
+        byName.values.sorted { lhs, rhs in
+            lhs.sessions != rhs.sessions ? lhs.sessions > rhs.sessions : lhs.name.precedesInUTF8Order(rhs.name)
+        }
+    }
+}
+
+extension VPSessionsByName: Codable {
+    /// Decodes the ``rows``, as ``encode(to:)`` writes them.
+    public init(from decoder: any Decoder) throws {
+        for row in try decoder.singleValueContainer().decode([Row].self) {
+            byName[row.name, default: Row(name: row.name)].add(row)
+        }
+    }
+
+    /// Encodes the ``rows``, in their order.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rows)
+    }
+}
