@@ -14,11 +14,12 @@ import sys
 # Worked out by hand from samples/: android-42d1's first playback changes quality down at
 # 1763622352600 and up at 1763622405000, 52400 ms later; ios-7f3a9c's playback changes once (at
 # 1763622352000), so has no time between changes. The metric follows the event's PlayTime
-# (13700), so its InfluxDB timestamp is the event's millisecond plus 1.
+# (13700), so its InfluxDB timestamp is the event's millisecond plus the instrument's offset,
+# FNV-1a 64("android-42d1") mod 10^6 = 24118, plus 1.
 EXPECTED_METRIC_LINES = {
     "metrics.influx": [
-        'avt_openavt,instrument=android-42d1,tracker=0 TimeBetweenQualityChanges=52400i,'
-        'playback_id="android-42d1:1763622330000:p1" 1763622405000000001',
+        'avt_openavt,tracker=0 TimeBetweenQualityChanges=52400i,instrument="android-42d1",'
+        'playback_id="android-42d1:1763622330000:p1" 1763622405000024119',
     ],
     "metrics.graphite": ["avt.openavt.android-42d1.TimeBetweenQualityChanges 52400 1763622405"],
     "aggregates.csv": [

@@ -81,6 +81,16 @@ expect_failure "the page as loaded, unsorted," "is not in order" \
 load "$work/grouped/report.html" "$work/grouped.dom"
 scripts/page-check.py "$work/grouped/report.html" --dom "$work/grouped.dom"
 
+# The hand-computed day (its summary.csv is checked against the hand's KPIs by KPIFixtureTests),
+# and a generated day of 5-minute buckets, split by title.
+"$replay" --quiet --out "$work/fixture" Tests/Fixtures/kpi-day.jsonl
+load "$work/fixture/report.html" "$work/fixture.dom"
+scripts/page-check.py "$work/fixture/report.html" --dom "$work/fixture.dom"
+"$(swift build --show-bin-path)/avt-loggen" --records 20000 --files 3 --seed 7 --out "$work/generated-logs" >/dev/null
+"$replay" --quiet --out "$work/generated" --bucket 5m --group-by title "$work/generated-logs"/*.jsonl || true
+load "$work/generated/report.html" "$work/generated.dom"
+scripts/page-check.py "$work/generated/report.html" --dom "$work/generated.dom"
+
 : >"$work/empty.jsonl"
 "$replay" --quiet --out "$work/empty" "$work/empty.jsonl"
 render "$work/empty/report.html" "$work/empty.png"

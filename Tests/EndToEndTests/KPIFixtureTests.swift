@@ -26,15 +26,35 @@ import Testing
 struct KPIFixtureTests {
     private static let fixture = CommandRunner.packageRoot.appendingPathComponent("Tests/Fixtures/kpi-day.jsonl")
 
-    private func replay() throws -> (summary: [[String: String]], playbacks: [[String: String]]) {
+    private func replay() throws -> (summary: [[String: String]], playbacks: [[String: String]], page: String) {
         let folder = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CommandRunner.run(["--quiet", "--out", folder.path, Self.fixture.path])
         #expect(result.status == 0, "\(result.standardError)")
         return (
             try CSVLines.rows(of: folder.appendingPathComponent("summary.csv")),
-            try CSVLines.rows(of: folder.appendingPathComponent("playbacks.csv"))
+            try CSVLines.rows(of: folder.appendingPathComponent("playbacks.csv")),
+            try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
         )
+    }
+
+    @Test func theReportsTilesAreTheHandsKPIs() throws {
+        let page = try replay().page
+        // The whole day's KPIs, derived in the comments of summaryEqualsTheKPIsDerivedByHand.
+        let expected = [
+            "views": "5", "plays": "3", "vsf_pct": "20.00", "ebvs_pct": "20.00", "vpf_pct": "33.33",
+            "rebuffer_pct": "0.21", "rebuffers_per_hour": "2.49", "startup_ms_p50": "2007", "startup_ms_p95": "4000",
+            "avg_bitrate_bps": "2666666.67", "quality_changes_per_hour": "2.49", "concurrent_peak": "1",
+            "vp_sessions": "2", "vp_completion_pct": "50.00",
+        ]
+        for (column, value) in expected.sorted(by: { $0.key < $1.key }) {
+            #expect(page.contains(#"data-row="all" data-col="\#(column)">\#(value)<"#), "\(column)")
+        }
+        // The startup histogram: 500 ms in [500, 1 000), 2 000 in [2 000, 4 000), 4 000 in [4 000, 8 000).
+        let bins = [0, 0, 1, 0, 1, 1, 0, 0, 0]
+        for (bin, count) in bins.enumerated() {
+            #expect(page.contains(#"data-bin="startup:\#(bin)">\#(count)<"#), "bin \(bin)")
+        }
     }
 
     @Test func eachPlaybackHasItsOwnStartupBesideOpenAVTsStartTime() throws {
