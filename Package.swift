@@ -6,6 +6,13 @@ import PackageDescription
 /// CIsal, CSimdjson → EventLog; CIsal → MetricsPush; ReportDiff on its own; all of them →
 /// ReplayCLI (the command line, a library so that other packages can build their own replay
 /// commands) → the `avt-replay` executable.
+/// Whether SwiftPM reads this manifest as another package's dependency (from its checkouts or
+/// repository cache), where it refuses any package whose products have unsafe flags: the speed
+/// flags below are then left out, so that the libraries can be used by a tagged version.
+let isDependency = ["/checkouts/", "/repositories/", "/SourcePackages/"].contains {
+    Context.packageDirectory.contains($0)
+}
+
 let package = Package(
     name: "avt-replay",
     products: [
@@ -46,7 +53,7 @@ let package = Package(
         .systemLibrary(name: "CIsal", providers: [.apt(["libisal-dev"])]),
         .target(
             name: "CSimdjson",
-            cxxSettings: [.unsafeFlags(["-O3"])],
+            cxxSettings: isDependency ? [] : [.unsafeFlags(["-O3"])],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
         .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
@@ -98,7 +105,7 @@ for target in package.targets where target.type != .system {
     // tenth of a replay's instructions); debug builds, which the tests run, keep them. They
     // optimise across modules too, so that small functions of one module are inlined into
     // another's hot loops (measured: 1.7% fewer instructions).
-    if target.type != .test {
+    if target.type != .test && !isDependency {
         settings.append(
             .unsafeFlags(
                 ["-enforce-exclusivity=unchecked", "-cross-module-optimization"], .when(configuration: .release)))

@@ -7,9 +7,10 @@ import PackageDescription
 let package = Package(
     name: "custom-hub",
     dependencies: [
-        // avt-replay, two folders up. In a package of your own: its path, or its git URL
-        // (see "Custom elements" in avt-replay's docs/library.md).
-        .package(name: "avt-replay", path: "../..")
+        // avt-replay by its version, from a git clone of the working tree that
+        // scripts/custom-hub-test.sh makes and tags. In a package of your own:
+        // .package(url: "<avt-replay's git URL>", from: "0.9.0") (docs/library.md).
+        .package(url: Context.packageDirectory + "/.upstream/avt-replay", from: "0.9.0")
     ],
     targets: [
         .executableTarget(
