@@ -3,7 +3,7 @@ import Testing
 
 /// `check` and `diff` as a CI job runs them: against the committed reports of the samples.
 struct CheckCommandTests {
-    static let reports = CommandRunner.packageRoot.appendingPathComponent("reports")
+    static let reports = CommandRunner.packageRoot.appendingPathComponent("Tests/Golden/samples")
 
     /// `check` with the README's main command's options.
     static func check(_ arguments: [String]) throws -> CommandRunner.Output {
@@ -22,11 +22,11 @@ struct CheckCommandTests {
     }
 
     @Test func checkAgainstTheCommittedReportsPasses() throws {
-        let result = try Self.check(["--expect", "reports"])
+        let result = try Self.check(["--expect", "Tests/Golden/samples"])
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(
             result.standardOutput
-                == "avt-replay check: no difference between reports and the replay (9 files compared)\n")
+                == "avt-replay check: no difference between Tests/Golden/samples and the replay (9 files compared)\n")
     }
 
     @Test func oneEditedValueFailsTheCheckAndNamesThePlaybackAndTheColumn() throws {
@@ -101,11 +101,11 @@ struct CheckCommandTests {
         try Data((lines.dropFirst().joined(separator: "\n") + "\n").utf8).write(to: graphite)
         try FileManager.default.removeItem(at: edited.appendingPathComponent("events.jsonl"))
 
-        let result = try CommandRunner.run(["diff", "reports", edited.path])
+        let result = try CommandRunner.run(["diff", "Tests/Golden/samples", edited.path])
         #expect(result.status == 1)
         #expect(
             result.standardOutput == """
-                avt-replay diff: 3 differences in 3 of 9 files, from reports (before) to \(edited.path) (after):
+                avt-replay diff: 3 differences in 3 of 9 files, from Tests/Golden/samples (before) to \(edited.path) (after):
                 summary.csv: 1 difference
                   bucket all: views 7 → 8
                 metrics.graphite: 1 line removed, 0 added
@@ -114,11 +114,13 @@ struct CheckCommandTests {
                   missing file
 
                 """)
-        let same = try CommandRunner.run(["diff", "reports", "reports"])
+        let same = try CommandRunner.run(["diff", "Tests/Golden/samples", "Tests/Golden/samples"])
         #expect(same.status == 0)
         #expect(
-            same.standardOutput == "avt-replay diff: no difference between reports and reports (9 files compared)\n")
-        let counted = try CommandRunner.run(["diff", "--max-differences", "0", edited.path, "reports"])
+            same.standardOutput
+                == "avt-replay diff: no difference between Tests/Golden/samples and Tests/Golden/samples (9 files compared)\n"
+        )
+        let counted = try CommandRunner.run(["diff", "--max-differences", "0", edited.path, "Tests/Golden/samples"])
         #expect(counted.status == 1)
         #expect(
             counted.standardOutput.contains("summary.csv: 1 difference\n  ... and 1 more difference in summary.csv\n"))
@@ -128,15 +130,17 @@ struct CheckCommandTests {
     }
 
     @Test func unreadableSetsAndUsageErrorsHaveTheirCodes() throws {
-        let missing = try CommandRunner.run(["diff", "reports", "/nonexistent/reports"])
+        let missing = try CommandRunner.run(["diff", "Tests/Golden/samples", "/nonexistent/reports"])
         #expect(missing.status == 4)
         #expect(missing.standardError.contains("/nonexistent/reports: no such folder"))
         let noExpected = try Self.check(["--expect", "/nonexistent/reports"])
         #expect(noExpected.status == 4)
         #expect(noExpected.standardError.contains("check --record"))
         #expect(try CommandRunner.run(["check"] + CommandRunner.samples).status == 2)
-        #expect(try CommandRunner.run(["check", "--expect", "reports"]).status == 2)
-        #expect(try CommandRunner.run(["diff", "reports"]).status == 2)
-        #expect(try CommandRunner.run(["diff", "--max-differences", "-1", "reports", "reports"]).status == 2)
+        #expect(try CommandRunner.run(["check", "--expect", "Tests/Golden/samples"]).status == 2)
+        #expect(try CommandRunner.run(["diff", "Tests/Golden/samples"]).status == 2)
+        #expect(
+            try CommandRunner.run(["diff", "--max-differences", "-1", "Tests/Golden/samples", "Tests/Golden/samples"])
+                .status == 2)
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// The golden test: replaying `samples/` gives exactly the committed `reports/`.
+/// The golden test: replaying `samples/` gives exactly the committed `Tests/Golden/samples/`.
 ///
-/// To re-record after an intended change, run the README's main command (or this test with
-/// `RECORD_GOLDEN=1`, which copies its output over `reports/` and fails), then review
-/// `git diff reports/`.
+/// To re-record after an intended change, run this test with `RECORD_GOLDEN=1` (it copies its
+/// output over `Tests/Golden/samples/` and fails), or the README's main command with
+/// `--out Tests/Golden/samples`, then review `git diff Tests/Golden/samples/`.
 struct SampleReplayTests {
     static let reportFiles = [
         "playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "summary.csv", "aggregates.csv", "report.html",
@@ -18,7 +18,7 @@ struct SampleReplayTests {
         let result = try CommandRunner.run(CommandRunner.mainArguments + ["--out", out.path] + CommandRunner.samples)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(CommandRunner.samples.count == 2)
-        let golden = CommandRunner.packageRoot.appendingPathComponent("reports")
+        let golden = CommandRunner.packageRoot.appendingPathComponent("Tests/Golden/samples")
         if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != nil {
             try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
             for name in Self.reportFiles {
@@ -27,14 +27,14 @@ struct SampleReplayTests {
                 try FileManager.default.copyItem(at: out.appendingPathComponent(name), to: target)
             }
             Issue.record(
-                "RECORD_GOLDEN is set: reports/ was rewritten; review it with git diff and run again without it")
+                "RECORD_GOLDEN is set: Tests/Golden/samples/ was rewritten; review it with git diff and run again without it")
             return
         }
         for name in Self.reportFiles {
             let produced = try Data(contentsOf: out.appendingPathComponent(name))
             let expected = try Data(contentsOf: golden.appendingPathComponent(name))
             #expect(
-                produced == expected, "\(name) differs from reports/\(name): \(firstDifference(produced, expected))")
+                produced == expected, "\(name) differs from Tests/Golden/samples/\(name): \(firstDifference(produced, expected))")
         }
     }
 
