@@ -27,14 +27,16 @@ struct SampleReplayTests {
                 try FileManager.default.copyItem(at: out.appendingPathComponent(name), to: target)
             }
             Issue.record(
-                "RECORD_GOLDEN is set: Tests/Golden/samples/ was rewritten; review it with git diff and run again without it")
+                "RECORD_GOLDEN is set: Tests/Golden/samples/ was rewritten; review it with git diff and run again without it"
+            )
             return
         }
         for name in Self.reportFiles {
             let produced = try Data(contentsOf: out.appendingPathComponent(name))
             let expected = try Data(contentsOf: golden.appendingPathComponent(name))
             #expect(
-                produced == expected, "\(name) differs from Tests/Golden/samples/\(name): \(firstDifference(produced, expected))")
+                produced == expected,
+                "\(name) differs from Tests/Golden/samples/\(name): \(firstDifference(produced, expected))")
         }
     }
 
