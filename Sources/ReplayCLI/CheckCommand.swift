@@ -13,7 +13,10 @@ struct CheckCommand: ParsableCommand {
             temporary folder, and compares every report file with the one in --expect: CSV rows \
             by their key columns, trace events by instrument, tracker and place, rejects by file \
             and line, metric lines as they are. With --record, writes the reports into --expect \
-            instead (replacing them only when the replay succeeds).
+            instead (replacing them only when the replay succeeds), with the options it ran \
+            with in check-options.json: a later check given no options reuses them. report.html \
+            is compared by the values it shows, not by its layout. --junit writes the outcome as \
+            JUnit XML, a test case per report file, for CI systems.
 
             Exit status: 0 when the reports are the same (or were recorded), 1 when they differ, \
             2 for a usage error, 3 when the reports could not be written, 4 when the expected set \
@@ -29,13 +32,48 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "Write the replay's reports into the --expect folder instead of comparing.")
     var record = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Also write the outcome as JUnit XML to this file.", valueName: "file"))
+    var junit: String?
+
     @OptionGroup var differences: DifferenceOptions
 
     @OptionGroup var replay: ReplayArguments
 
+    /// The file beside the expected reports with the options they were recorded with.
+    static let optionsName = "check-options.json"
+
     func run() throws {
         let code = record ? recordReports() : check()
         if code != .success { throw code }
+    }
+
+    /// The replay's options: those given, or with none given, those the expected set was
+    /// recorded with; `nil` (with the reason printed) when they are not the recorded ones.
+    private func replayArguments() -> ReplayArguments? {
+        guard let recorded = Self.recordedOptions(in: expect) else { return replay }
+        let defaults = (try? ReplayArguments.parse(replay.files))?.options
+        if replay.options == recorded { return replay }
+        if replay.options == defaults, let arguments = try? ReplayArguments.parse(recorded + replay.files) {
+            return arguments
+        }
+        printError(
+            "avt-replay check: \(expect) was recorded with the options \(recorded.joined(separator: " ")); "
+                + "this check gives \(replay.options.joined(separator: " ")): give the same ones, or none to reuse them"
+        )
+        return nil
+    }
+
+    /// The options an expected set was recorded with, or `nil` when it has none (recorded by a
+    /// `replay`, or an earlier version).
+    static func recordedOptions(in folder: String) -> [String]? {
+        let path = (folder as NSString).appendingPathComponent(optionsName)
+        guard let data = FileManager.default.contents(atPath: path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let options = object["options"] as? [String]
+        else { return nil }
+        return options
     }
 
     private func check() -> ExitCode {
@@ -51,8 +89,17 @@ struct CheckCommand: ParsableCommand {
             return ExitStatus.outputFailed.exitCode
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let (status, _) = ReplayRun(arguments: replay, out: folder, quiet: true).execute()
-        guard status == .success || status == .inputSkipped else { return status.exitCode }
+        guard let arguments = replayArguments() else {
+            writeJUnit(JUnitReport.failedReplay(expect: expect, reason: "the options differ from the recorded ones"))
+            return ExitStatus.usage.exitCode
+        }
+        let (status, _) = ReplayRun(arguments: arguments, out: folder, quiet: true).execute()
+        guard status == .success || status == .inputSkipped else {
+            writeJUnit(
+                JUnitReport.failedReplay(
+                    expect: expect, reason: "the replay failed with exit status \(status.rawValue)"))
+            return status.exitCode
+        }
         let produced: ReportFiles
         do {
             produced = try ReportFiles(folder: folder)
@@ -60,9 +107,19 @@ struct CheckCommand: ParsableCommand {
             printError("avt-replay: cannot read the replay's reports: \(error)")
             return ExitStatus.outputFailed.exitCode
         }
-        return differences.report(
-            ReportComparison(before: expected, after: produced), command: "check", before: expect,
-            after: "the replay")
+        let comparison = ReportComparison(before: expected, after: produced)
+        writeJUnit(JUnitReport.comparison(comparison, expect: expect))
+        return differences.report(comparison, command: "check", before: expect, after: "the replay")
+    }
+
+    /// Writes `--junit`'s file, if asked for; a failure to write it is printed.
+    private func writeJUnit(_ bytes: [UInt8]) {
+        guard let junit else { return }
+        do {
+            try AtomicFile.write(bytes, to: junit)
+        } catch {
+            printError("avt-replay check: cannot write \(junit): \(error)")
+        }
     }
 
     /// Replays into the expected folder as `replay --out` does: every file is written to a
@@ -80,10 +137,28 @@ struct CheckCommand: ParsableCommand {
                 return ExitStatus.outputFailed.exitCode
             }
         }
+        do {
+            try AtomicFile.write(
+                Self.optionsFile(replay.options), to: (expect as NSString).appendingPathComponent(Self.optionsName))
+        } catch {
+            printError("avt-replay: cannot write the options beside the reports: \(error)")
+            return ExitStatus.outputFailed.exitCode
+        }
         var text = "avt-replay check: recorded the replay's reports in \(expect)"
         if counts.problems > 0 { text += " (with \(counts.problems) input problems, in rejects.jsonl)" }
         print(text)
         return .success
+    }
+
+    /// `check-options.json`: `{"format":"avt-replay check options","options":[...],"version":"0.9.0"}`.
+    static func optionsFile(_ options: [String]) -> [UInt8] {
+        let object: [String: Any] = [
+            "format": "avt-replay check options", "version": AvtReplayVersion.current, "options": options,
+        ]
+        let data =
+            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+            ?? Data()
+        return Array(data) + [UInt8(ascii: "\n")]
     }
 
     /// A new empty folder under the system's temporary folder, or nil.

@@ -8,8 +8,11 @@ struct RejectLimit: ExpressibleByArgument {
     }
 
     var limit: Limit
+    /// The value as given (`5%`, `100`).
+    var argument = ""
 
     init?(argument: String) {
+        self.argument = argument
         if argument.hasSuffix("%") {
             guard let percent = Double(argument.dropLast()), (0...100).contains(percent) else { return nil }
             limit = .percent(percent)

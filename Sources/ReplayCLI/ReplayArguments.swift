@@ -145,6 +145,31 @@ struct ReplayArguments: ParsableArguments {
         }
     }
 
+    /// Every option as a command line would give it (all of them, defaults too, files left
+    /// out), in a fixed order: what `check --record` keeps beside the reports, and what
+    /// ``ReplayArguments/parse(_:)`` of it and the files gives back.
+    var options: [String] {
+        var options: [String] = []
+        if trace { options.append("--trace") }
+        if traceRejected { options.append("--trace-rejected") }
+        options += ["--hub", hub.rawValue, "--prefix", prefix, "--tentacles", tentacles.rawValue]
+        for middleware in vpDuration.map(\.option) + vpMiddleware {
+            options += ["--vp-middleware", middleware.argument]
+        }
+        options += [
+            "--idle-gap", idleGap.description, "--max-lateness", maxLateness.description, "--bucket",
+            bucket.description, "--metrics", metrics.rawValue,
+        ]
+        if aggregate { options.append("--aggregate") }
+        for keys in groupBy { options += ["--group-by", keys.keys.joined(separator: ",")] }
+        if let since { options += ["--since", since.argument] }
+        if let until { options += ["--until", until.argument] }
+        if let maxLate { options += ["--max-late", maxLate.argument] }
+        if let maxRejects { options += ["--max-rejects", maxRejects.argument] }
+        if strict { options.append("--strict") }
+        return options
+    }
+
     /// Whether `events.jsonl` is written (`--trace` or `--trace-rejected`).
     var writesTrace: Bool { trace || traceRejected }
 

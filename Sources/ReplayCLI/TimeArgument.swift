@@ -12,11 +12,14 @@ struct TimeArgument: ExpressibleByArgument {
     /// How an epoch number was read, when the other reading is plausible too: a number of
     /// seconds after 2100, or of milliseconds before 2000.
     var ambiguity: String?
+    /// The value as given.
+    var argument: String
 
     /// The largest number read as seconds.
     static let largestSeconds: Int64 = 99_999_999_999
 
     init?(argument: String) {
+        self.argument = argument
         if let number = Int64(argument) {
             let isSeconds = number.magnitude <= Self.largestSeconds.magnitude
             let milliseconds = isSeconds ? number * 1_000 : number

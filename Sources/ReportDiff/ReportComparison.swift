@@ -8,7 +8,8 @@
 /// - `events.jsonl`: events matched by instrument and tracker and their place in that
 ///   sequence, then compared by attribute, metric and field;
 /// - `rejects.jsonl`: rejects matched by file and line;
-/// - `metrics.influx`, `metrics.graphite`: the lines removed and added.
+/// - `metrics.influx`, `metrics.graphite`: the lines removed and added;
+/// - `report.html`: the values it marks as data (``PageComparison``); its layout is not compared.
 ///
 /// When nothing is found in this way but the bytes differ (rows in another order, values
 /// written differently), the first line that differs is the difference.
@@ -36,6 +37,8 @@ public struct ReportComparison: Sendable {
             if let old, let new {
                 guard old != new else { continue }
                 differences = Self.differences(file, before: old, after: new)
+                // A page whose data is the same differs only in layout.
+                if differences.isEmpty { continue }
             } else {
                 differences = [ReportDifference(subject: "file", change: old == nil ? .new : .missing)]
             }
@@ -58,6 +61,7 @@ public struct ReportComparison: Sendable {
         case .rejects: found = RejectsComparison.differences(before: before, after: after)
         case .trace: found = TraceComparison.differences(before: before, after: after)
         case .lines: found = nil
+        case .page: return PageComparison.differences(before: before, after: after)
         }
         let differences = found ?? LineComparison.differences(before: before, after: after)
         return differences.isEmpty ? [firstDifferentLine(before, after)] : differences

@@ -13,6 +13,7 @@ public enum ReportFile: String, CaseIterable, Sendable {
     case graphite = "metrics.graphite"
     case rejects = "rejects.jsonl"
     case trace = "events.jsonl"
+    case page = "report.html"
 
     /// The file named `name`, if it is a report file.
     public init?(name: String) { self.init(rawValue: name) }
@@ -31,6 +32,8 @@ public enum ReportFile: String, CaseIterable, Sendable {
         case trace
         /// Lines compared as a multiset.
         case lines
+        /// The values a page marks as data, matched by their marks (``PageComparison``).
+        case page
     }
 
     var layout: Layout {
@@ -39,6 +42,7 @@ public enum ReportFile: String, CaseIterable, Sendable {
         case .influx, .graphite: return .lines
         case .rejects: return .rejects
         case .trace: return .trace
+        case .page: return .page
         }
     }
 
@@ -51,7 +55,7 @@ public enum ReportFile: String, CaseIterable, Sendable {
         case .marconiItems: return ["player", "title", "artist", "station", "kind"]
         case .summary: return ["bucket"]
         case .aggregates: return ["bucket", "system", "metric"]
-        case .influx, .graphite, .rejects, .trace: return []
+        case .influx, .graphite, .rejects, .trace, .page: return []
         }
     }
 
@@ -66,7 +70,7 @@ public enum ReportFile: String, CaseIterable, Sendable {
             return "item \"\(cell("title"))\"\(artist) of player \(cell("player"))"
         case .summary: return "bucket \(cell("bucket"))"
         case .aggregates: return "metric \(cell("metric")) of \(cell("system")) in bucket \(cell("bucket"))"
-        case .influx, .graphite, .rejects, .trace: return "line"
+        case .influx, .graphite, .rejects, .trace, .page: return "line"
         }
     }
 }

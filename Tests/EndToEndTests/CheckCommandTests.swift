@@ -26,7 +26,7 @@ struct CheckCommandTests {
         #expect(result.status == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(
             result.standardOutput
-                == "avt-replay check: no difference between Tests/Golden/samples and the replay (9 files compared)\n")
+                == "avt-replay check: no difference between Tests/Golden/samples and the replay (10 files compared)\n")
     }
 
     @Test func oneEditedValueFailsTheCheckAndNamesThePlaybackAndTheColumn() throws {
@@ -38,7 +38,7 @@ struct CheckCommandTests {
         #expect(result.status == 1, "\(result.standardError)")
         #expect(
             result.standardOutput == """
-                avt-replay check: 1 difference in 1 of 9 files, from \(expected.path) (before) to the replay (after):
+                avt-replay check: 1 difference in 1 of 10 files, from \(expected.path) (before) to the replay (after):
                 playbacks.csv: 1 difference
                   playback ios-7f3a9c:1763622300000:p1 of instrument ios-7f3a9c: start_time_ms 16250 → 16150
 
@@ -80,7 +80,7 @@ struct CheckCommandTests {
         #expect(failed.status == 4)
         #expect(try Self.check(["--expect", expected.path]).status == 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: expected.path).sorted()
-        #expect(names == SampleReplayTests.reportFiles.sorted())
+        #expect(names == (SampleReplayTests.reportFiles + ["check-options.json"]).sorted())
 
         // Recording without --trace removes the trace the set had, so that a check without it passes.
         let untraced = ["--expect", expected.path] + CommandRunner.samples
@@ -88,7 +88,7 @@ struct CheckCommandTests {
         #expect(!FileManager.default.fileExists(atPath: expected.appendingPathComponent("events.jsonl").path))
         let check = try CommandRunner.run(["check"] + untraced)
         #expect(check.status == 0, "\(check.standardOutput)")
-        #expect(check.standardOutput.contains("(8 files compared)"))
+        #expect(check.standardOutput.contains("(9 files compared)"))
     }
 
     @Test func diffComparesTwoStoredRuns() throws {
@@ -105,7 +105,7 @@ struct CheckCommandTests {
         #expect(result.status == 1)
         #expect(
             result.standardOutput == """
-                avt-replay diff: 3 differences in 3 of 9 files, from Tests/Golden/samples (before) to \(edited.path) (after):
+                avt-replay diff: 3 differences in 3 of 10 files, from Tests/Golden/samples (before) to \(edited.path) (after):
                 summary.csv: 1 difference
                   bucket all: views 7 → 8
                 metrics.graphite: 1 line removed, 0 added
@@ -118,7 +118,7 @@ struct CheckCommandTests {
         #expect(same.status == 0)
         #expect(
             same.standardOutput
-                == "avt-replay diff: no difference between Tests/Golden/samples and Tests/Golden/samples (9 files compared)\n"
+                == "avt-replay diff: no difference between Tests/Golden/samples and Tests/Golden/samples (10 files compared)\n"
         )
         let counted = try CommandRunner.run(["diff", "--max-differences", "0", edited.path, "Tests/Golden/samples"])
         #expect(counted.status == 1)
