@@ -72,7 +72,7 @@ let package = Package(
             ]
         ),
         // jemalloc instead of glibc's malloc (Debian's libjemalloc-dev): measured 8% faster
-        // at 1M records and 19% at 5M, peak memory within 2% (docs/performance.md).
+        // at 1M records and 19% at 5M, peak memory within 2%.
         .executableTarget(
             name: "avt-replay", dependencies: ["ReplayCLI"], linkerSettings: [.linkedLibrary("jemalloc")]),
         .executableTarget(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs what it needs, builds, and runs every test: the
 # format lint, the memory test, report.html rendered in headless Chromium (scripts/render-test.sh),
-# the integration test against real InfluxDB and carbon (installed and run on loopback by
+# the DocC documentation of the public API (scripts/docs.sh), the integration test against
+# real InfluxDB and carbon (installed and run on loopback by
 # scripts/metrics-servers.sh), the custom-hub sample package (scripts/custom-hub-test.sh), the
 # replay's threads under ThreadSanitizer (scripts/tsan-test.sh), and swift test.
 set -euo pipefail
@@ -10,6 +11,7 @@ scripts/install-deps.sh
 swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources
 scripts/memory-test.sh
 swift build --build-tests
+scripts/docs.sh
 scripts/render-test.sh
 scripts/integration-test.sh
 scripts/custom-hub-test.sh

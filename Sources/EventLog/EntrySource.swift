@@ -32,8 +32,11 @@ public final class EntrySource {
 
     /// Opens `path` (`-` for standard input); reading starts with the first ``next(upTo:_:)``.
     ///
-    /// - Parameter decoder: decodes the lines into records. Its parser and caches take far
-    ///   more memory than a source: let the sources read on one thread share one.
+    /// - Parameters:
+    ///   - path: the file, or `-` for standard input.
+    ///   - configuration: the sizes of the read and line buffers.
+    ///   - decoder: decodes the lines into records. Its parser and caches take far more
+    ///     memory than a source: let the sources read on one thread share one.
     /// - Throws: ``EventLogError`` when the file cannot be opened or is a directory.
     public init(
         path: String, configuration: LineReaderConfiguration = LineReaderConfiguration(), decoder: RecordDecoder

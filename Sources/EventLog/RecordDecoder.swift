@@ -1,7 +1,7 @@
 import CSimdjson
 import EventModel
 
-/// Turns one line of an event log into a ``EventModel/Record``, or a reason to reject it.
+/// Turns one line of an event log into a `Record`, or a reason to reject it.
 ///
 /// Parsing is simdjson's through the `CSimdjson` shim (its DOM parser, and its on-demand
 /// parser for the lines the DOM parser does not take as an object); the rules of the
@@ -18,7 +18,7 @@ import EventModel
 ///   `trackChanged` or `error`), and optionally an object `meta`, a number `progress` and
 ///   a string `error`. Objects hold strings, numbers and booleans, as `attrs` does, but a
 ///   `vp` record's `attrs` and `actionAttrs` may also hold objects and arrays, kept as their
-///   canonical JSON (``EventModel/JSONText/canonical(_:)``);
+///   canonical JSON (`canonical(_:)`);
 /// - `avt` needs a non-empty string `instrument`, an integer `tracker` from 0 to
 ///   1023, a non-empty string `action`, and optionally an object `attrs` whose
 ///   values are strings, numbers or booleans. Integers without fraction or exponent that
@@ -35,7 +35,7 @@ public final class RecordDecoder {
     /// outside it are rejected.
     public static let timestampRange: ClosedRange<Int64> = -62_167_219_200_000...253_402_300_799_999
 
-    /// The largest tracker id accepted (``EventModel/AVTRecord/trackerRange``).
+    /// The largest tracker id accepted (`trackerRange`).
     public static let maxTracker = Int64(AVTRecord.trackerRange.upperBound)
 
     private var handle: OpaquePointer?
@@ -73,9 +73,11 @@ public final class RecordDecoder {
 
     /// Decodes the UTF-8 bytes of one line.
     ///
-    /// - Parameter readableCount: how many bytes may be read from `bytes.baseAddress` on.
-    ///   With at least ``LineReader/padding`` bytes beyond `bytes.count` the line is parsed
-    ///   in place; otherwise it is copied into a padded buffer first.
+    /// - Parameters:
+    ///   - bytes: the line, without its newline.
+    ///   - readableCount: how many bytes may be read from `bytes.baseAddress` on. With at
+    ///     least ``LineReader/padding`` bytes beyond `bytes.count` the line is parsed in place;
+    ///     otherwise it is copied into a padded buffer first.
     public func decode(_ bytes: UnsafeRawBufferPointer, readableCount: Int) -> DecodedLine {
         if handle == nil {
             handle = csj_decoder_create()

@@ -6,7 +6,7 @@
 /// Every event carries some sixty attributes, so keys are hashed and compared all the time:
 /// a key computes a 64-bit digest of its name once, when it is made, and hashes and compares
 /// that first (measured: hashing the names was a fifth of a replay's time). It also carries
-/// its name's number in ``PackedKeyTable``, by which packed attributes refer to it.
+/// its name's number in `PackedKeyTable`, by which packed attributes refer to it.
 public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
     public let rawValue: String
     private let digest: UInt64
@@ -62,7 +62,7 @@ public func fnv1a64(_ bytes: UnsafeRawBufferPointer, continuing start: UInt64 = 
 
 /// FNV-1a over a text's UTF-8 bytes: the digest attribute keys, actions and packed key names
 /// keep and compare first, and the hash of attribute keys (``seededHash(_:seed:)``). Keys
-/// whose digest is not kept hash with ``wordDigest(_:continuing:)`` instead.
+/// whose digest is not kept hash with `wordDigest(_:continuing:)` instead.
 public func fnv1a(_ text: String) -> UInt64 {
     var digest: UInt64 = 0xcbf2_9ce4_8422_2325
     let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in

@@ -10,7 +10,7 @@
 /// little-endian bytes as give it back sign-extended, their count in its kind (measured:
 /// media attributes are mostly small integers, and 8 bytes each made a generated corpus's
 /// records 85 bytes of attributes on average, where this takes 57). A key is
-/// its number in the process's ``PackedKeyTable`` (tag `number << 1 | 1`) or, for a name
+/// its number in the process's `PackedKeyTable` (tag `number << 1 | 1`) or, for a name
 /// without one, its length and UTF-8 bytes (tag `length << 1`). Tags and lengths are LEB128
 /// varints. Keys are unique; buffers packed from a dictionary list them in UTF-8 byte order,
 /// so equal dictionaries pack equal. The bytes mean nothing outside the process.

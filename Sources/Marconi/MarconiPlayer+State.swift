@@ -37,7 +37,7 @@ extension MarconiPlayer {
         }
 
         /// Whether the states are the same, their metas compared as JSON values
-        /// (``EventModel/AttributeValue/jsonCanonical``: `180` and `180.0` are the same).
+        /// (`jsonCanonical`: `180` and `180.0` are the same).
         public func isSame(as other: State) -> Bool {
             switch (self, other) {
             case (.startPlaying(let meta, let changed), .startPlaying(let otherMeta, let otherChanged)):

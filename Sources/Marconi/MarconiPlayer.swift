@@ -36,7 +36,7 @@ public struct MarconiPlayer: Hashable, Sendable {
     ///   ``Transition/ignored(by:)`` when it did not: the row is a `break`, the row's
     ///   condition (`old != new` in row 5) failed, or the row set the state the player was
     ///   already in (same meta and flag, same meta and progress). Metas compare their values as
-    ///   JSON values (``EventModel/AttributeValue/jsonCanonical``: `180` and `180.0` are the
+    ///   JSON values (`jsonCanonical`: `180` and `180.0` are the
     ///   same), as the seed's metadata values do.
     @discardableResult
     public mutating func transition(with event: Event) -> Transition {

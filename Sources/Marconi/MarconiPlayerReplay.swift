@@ -19,7 +19,7 @@ import EventModel
 ///   differences of record times in milliseconds (never negative).
 /// - **Items**: an item is one meta value. When the player enters `startPlaying` or
 ///   `continuePlaying` (including from one of them to the other), the current item
-///   continues if its meta equals the state's meta (`==` on ``Attributes``); otherwise
+///   continues if its meta equals the state's meta (`==` on `Attributes`); otherwise
 ///   the current item ends and a new one starts at that record. Entering `error` ends the
 ///   current item, so after an error even the same meta starts a new item. The item still
 ///   current at ``finish()`` ends at the player's last record. An item's `lastTimestamp` is

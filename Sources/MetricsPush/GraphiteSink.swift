@@ -10,7 +10,9 @@ public struct GraphiteSink: MetricsSink {
     public let port: UInt16
     public let timeout: TimeInterval
 
-    /// - Parameter address: `HOST:PORT`, e.g. `127.0.0.1:2003`.
+    /// - Parameters:
+    ///   - address: `HOST:PORT`, e.g. `127.0.0.1:2003`.
+    ///   - timeout: how long a connection or a write may take, in seconds.
     public init?(address: String, timeout: TimeInterval = 30) {
         guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]),
             colon > address.startIndex

@@ -45,6 +45,7 @@ public struct InfluxSink: MetricsSink {
     ///   - secret: the 2.x token, or the 1.x user's password. Never in the URL: a URL with a
     ///     password (`user:password@`, `p=`) or a token is refused, so that it cannot end up in a
     ///     shell history or a process list.
+    ///   - timeout: how long a request may take, in seconds.
     public init(url: String, secret: String? = nil, timeout: TimeInterval = 30) throws(AddressError) {
         guard var components = URLComponents(string: url), components.scheme == "http" || components.scheme == "https",
             components.host != nil

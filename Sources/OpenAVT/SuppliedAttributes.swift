@@ -23,7 +23,7 @@ public struct SuppliedAttributes: Sendable {
     }
 
     /// Makes these the attributes of a record's packed bytes
-    /// (``EventModel/PackedAttributes/withPackedBytes(_:)``), in the memory of the ones they
+    /// (`withPackedBytes(_:)`), in the memory of the ones they
     /// replace when no event holds those any more.
     public mutating func replace(withPackedBytes bytes: UnsafeRawBufferPointer) {
         hidden = []

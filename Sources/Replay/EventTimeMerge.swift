@@ -10,7 +10,7 @@ import HeapModule
 /// still to come is earlier than the lowest clock less ``maxLateness`` (an input not read yet
 /// could hold anything). A record waits until it is earlier than that *low water*, or until
 /// every input has ended, and then comes out (``next()``). The reader keeps the low water
-/// moving by reading from the input with the lowest clock (``inputToRead``).
+/// moving by reading from the input with the lowest clock (`inputToRead`).
 ///
 /// Records come out by time; equal times by a digest of their key (``Shard/hash(_:)``), then
 /// by position (the input's rank, then line): the same order whatever the files, their names
@@ -21,7 +21,7 @@ import HeapModule
 /// and their slot, plain values that move without reference counting.
 ///
 /// A record earlier than one already out is not added (``add(_:at:from:)`` says
-/// ``Placement/tooLate``); the caller decides what to do with it. Memory: the records of the reorder window, plus an
+/// `tooLate`); the caller decides what to do with it. Memory: the records of the reorder window, plus an
 /// input clock and the head record of each input.
 public struct EventTimeMerge {
     /// How much later than a record after it in time a record of one input may come.

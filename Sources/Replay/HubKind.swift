@@ -2,9 +2,9 @@ import OpenAVT
 
 /// The hubs a replay can run (`--hub`).
 public enum HubKind: String, CaseIterable, Sendable {
-    /// ``HubCoreAds``, the default: content and ads.
+    /// `HubCoreAds`, the default: content and ads.
     case ads
-    /// ``HubCore``: content only.
+    /// `HubCore`: content only.
     case core
 
     /// A new hub of this kind, deriving its ids with `idGenerator`.

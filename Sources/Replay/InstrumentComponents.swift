@@ -5,7 +5,7 @@ import OpenAVT
 /// Every replayed session gets a fresh instrument, whose components are made by these
 /// factories, on the thread that replays the session: two sessions may be replayed at the
 /// same time, each with its own components. The default is OpenAVT's chain as the
-/// `avt-replay` command runs it: ``HubKind/ads`` (or the kind given), ``MetricalcCore`` and
+/// `avt-replay` command runs it: ``HubKind/ads`` (or the kind given), `MetricalcCore` and
 /// ``SilentBackend``.
 ///
 /// ```swift
@@ -18,7 +18,7 @@ import OpenAVT
 /// What the reports take from the chain: every accepted event (with its metrics) is
 /// traced and every metric becomes a point of `metrics.influx`, `metrics.graphite` and
 /// `aggregates.csv`, whatever its name; `playbacks.csv` groups events by their `playbackId`
-/// (which ``HubCore`` sets) and reads the metrics ``MetricalcCore`` names (`StartTime`,
+/// (which `HubCore` sets) and reads the metrics `MetricalcCore` names (`StartTime`,
 /// `PlayTime`, `NumRebuffers`, `RebufferTime`).
 ///
 /// ### Implementation requirements
@@ -35,7 +35,7 @@ public struct InstrumentComponents: Sendable {
     /// Makes a backend: it receives every accepted event and its metrics.
     public var makeBackend: @Sendable () -> any Backend
 
-    /// Creates components from factories; the metricalc defaults to ``MetricalcCore`` and the
+    /// Creates components from factories; the metricalc defaults to `MetricalcCore` and the
     /// backend to ``SilentBackend``.
     public init(
         makeHub: @escaping @Sendable (_ idGenerator: any IDGenerator) -> any Hub,
@@ -47,7 +47,7 @@ public struct InstrumentComponents: Sendable {
         self.makeBackend = makeBackend
     }
 
-    /// OpenAVT's chain: a hub of this kind, ``MetricalcCore`` and ``SilentBackend``.
+    /// OpenAVT's chain: a hub of this kind, `MetricalcCore` and ``SilentBackend``.
     public init(hub: HubKind = .ads) {
         self.init(makeHub: { hub.makeHub(idGenerator: $0) })
     }

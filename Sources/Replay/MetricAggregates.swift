@@ -145,7 +145,7 @@ public struct MetricAggregates: Sendable {
 
     /// The names of the rows of playback KPIs, one value per playback row, in the bucket of its
     /// `first_ts` (as in `summary.csv`): a dashboard gets the rates from their means, or from
-    /// their sums (``addKPIs(of:)``).
+    /// their sums (`addKPIs(of:)`).
     public enum PlaybackKPI {
         /// `startup_ms`, per play that has one.
         public static let startup = "startup_ms"

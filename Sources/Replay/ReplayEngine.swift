@@ -14,7 +14,7 @@ import HeapModule
 /// scoped by its time.
 ///
 /// A life takes its records as they come and replays them in bursts when it hands over its
-/// trace lines and points (``Life/take(_:at:)``):
+/// trace lines and points (`take(_:at:)`):
 /// - when it has been idle for ``flushDelay`` (frontier past its latest record by that much);
 /// - before a record in a later second than its latest, once ``pendingLimit`` records and
 ///   outputs wait;

@@ -3,9 +3,9 @@ import OpenAVT
 
 /// A tracker that re-emits recorded actions with their recorded attributes.
 ///
-/// It supplies the attributes of its latest record (``Tracker/suppliedAttributes``): before
+/// It supplies the attributes of its latest record (`suppliedAttributes`): before
 /// each emit the replay loads the record with ``load(_:)``, so the event gets exactly the
-/// recorded attributes, and a hub asking another tracker (as ``HubCoreAds`` asks for the
+/// recorded attributes, and a hub asking another tracker (as `HubCoreAds` asks for the
 /// content `position`) gets that tracker's latest recorded value.
 public final class ReplayTracker: Tracker {
     public var trackerID: TrackerID?
@@ -31,7 +31,7 @@ public final class ReplayTracker: Tracker {
     }
 
     /// Makes a record's attributes, given as their packed bytes
-    /// (``EventModel/PackedAttributes/withPackedBytes(_:)``), the ones the tracker supplies.
+    /// (`withPackedBytes(_:)`), the ones the tracker supplies.
     /// They are copied into the memory of the ones they replace when no event holds those
     /// any more (measured: without an allocation and a free for each record, five million
     /// records took 13.3 s of CPU instead of 15.1).
@@ -40,7 +40,7 @@ public final class ReplayTracker: Tracker {
     }
 }
 
-/// A backend that keeps nothing: the replay reads each emit's ``EmitOutcome`` instead.
+/// A backend that keeps nothing: the replay reads each emit's `EmitOutcome` instead.
 public final class SilentBackend: Backend {
     /// Creates the backend.
     public init() {}

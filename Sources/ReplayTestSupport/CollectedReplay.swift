@@ -13,7 +13,7 @@ public struct CollectedReplay {
     public var trace: [TraceLine] { reports.flatMap(\.trace) }
     public var points: [MetricPoint] { reports.flatMap(\.points) }
 
-    /// Replays records, each with its position, in event-time order (``EventTimeMerge``: an
+    /// Replays records, each with its position, in event-time order (`EventTimeMerge`: an
     /// input per file rank, whose records may come in any order), then ends every life: those
     /// of `shard`.
     public init(

@@ -10,7 +10,7 @@ public struct InstrumentHarness {
     /// The time the next emit happens at.
     public private(set) var now: Timestamp
 
-    /// Creates an instrument with `hub`, optionally a ``MetricalcCore``, a content tracker (id 0)
+    /// Creates an instrument with `hub`, optionally a `MetricalcCore`, a content tracker (id 0)
     /// and, with `withAdsTracker`, an ads tracker (id 1), then calls `ready()`.
     public init(
         hub: any Hub, withMetricalc: Bool = false, withAdsTracker: Bool = false, startingAt start: Timestamp = 1_000_000

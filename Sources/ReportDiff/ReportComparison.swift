@@ -2,14 +2,14 @@
 ///
 /// Every report file present in either set is compared (``ReportFile``); a file in only one
 /// set is a difference. Files whose bytes are the same are not read further. Otherwise:
-/// - CSV reports: rows matched by their key columns (``ReportFile/keyColumns``), then
+/// - CSV reports: rows matched by their key columns (`keyColumns`), then
 ///   compared cell by cell: `playback P of instrument I: start_time_ms 1100 → 1250`, `new
 ///   playback ...`, `missing playback ...`; columns added or removed;
 /// - `events.jsonl`: events matched by instrument and tracker and their place in that
 ///   sequence, then compared by attribute, metric and field;
 /// - `rejects.jsonl`: rejects matched by file and line;
 /// - `metrics.influx`, `metrics.graphite`: the lines removed and added;
-/// - `report.html`: the values it marks as data (``PageComparison``); its layout is not compared.
+/// - `report.html`: the values it marks as data (`PageComparison`); its layout is not compared.
 ///
 /// When nothing is found in this way but the bytes differ (rows in another order, values
 /// written differently), the first line that differs is the difference.

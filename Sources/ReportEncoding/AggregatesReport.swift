@@ -1,11 +1,11 @@
 import Replay
 
 /// `aggregates.csv`: every metric's count, sum, minimum, maximum and sum of squares per time
-/// bucket, system and name (``MetricAggregates``), with mean and standard deviation.
+/// bucket, system and name (`MetricAggregates`), with mean and standard deviation.
 ///
 /// `bucket` is the bucket's start in RFC 3339 (UTC), followed by a column per `--group-by`
 /// key; numbers other than `count` have two decimals. `partial` is `true` for a bucket a later
-/// run will write again, whole (``MetricAggregates/openFrom``).
+/// run will write again, whole (`openFrom`).
 public enum AggregatesReport {
     /// The header, in column order.
     public static let columns = [

@@ -27,7 +27,7 @@ import EventModel
 ///   dropped; a point left with no field is not written. Strings longer than 65,535
 ///   UTF-8 bytes (InfluxDB's limit) are cut at the last whole character before it.
 /// - Timestamps are written as the integer given; the caller picks the unit and sends
-///   the matching `precision` (`ms` for ``EventModel/Timestamp/milliseconds``).
+///   the matching `precision` (`ms` for `milliseconds`).
 /// - Names starting with `_` are reserved by InfluxDB 2; choosing names is the caller's
 ///   business and the encoder writes them unchanged.
 ///

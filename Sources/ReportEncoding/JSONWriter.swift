@@ -136,7 +136,7 @@ public struct JSONWriter: Sendable {
         afterKey = false
     }
 
-    /// Appends `value` as a quoted, escaped JSON string (``EventModel/JSONText/appendQuoted(_:into:)``).
+    /// Appends `value` as a quoted, escaped JSON string (`appendQuoted(_:into:)`).
     public static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
         JSONText.appendQuoted(value, into: &buffer)
     }

@@ -21,7 +21,7 @@ public struct MetricsReport {
     /// The prefix as the user gave it (`--prefix`); empty for none.
     public let prefix: String
     /// Whether the tag that names a point's source (its instrument, app or player: the tag
-    /// whose value is ``MetricOrigin/source``) is a string field instead, as OpenAVT's own
+    /// whose value is `source`) is a string field instead, as OpenAVT's own
     /// InfluxDB backend writes ids: the series are then bounded (tracker, value proposition,
     /// station), not one per device.
     public let idsAsFields: Bool
@@ -45,7 +45,7 @@ public struct MetricsReport {
         return writer.finish()
     }
 
-    /// Appends `metrics.influx`'s lines for points in output order (``influx(_:)``), with an
+    /// Appends `metrics.influx`'s lines for points in output order (`influx(_:)`), with an
     /// encoder kept from one batch to the next: it keeps the metrics' names escaped.
     public func appendInflux(
         _ points: [MetricPoint], with encoder: inout InfluxLineEncoder, into writer: inout ByteWriter
@@ -129,7 +129,7 @@ public struct MetricsReport {
         return writer.finish()
     }
 
-    /// Appends `metrics.graphite`'s lines for points in output order (``graphite(_:)``).
+    /// Appends `metrics.graphite`'s lines for points in output order (`graphite(_:)`).
     public func appendGraphite(_ points: [MetricPoint], into writer: inout ByteWriter) {
         var paths = GraphitePaths()
         var lineOfPoint: [Int] = []
@@ -183,7 +183,7 @@ public struct MetricsReport {
 
     /// The aggregates (`--aggregate`) as InfluxDB points, at their bucket's start: measurement
     /// `<measurement>_aggregates`, tag `metric` and a tag per `--group-by` key (named as in
-    /// ``GroupBy/columnName(_:reserved:)``; an empty value is left out), fields `count`
+    /// `columnName(_:reserved:)`; an empty value is left out), fields `count`
     /// (integer), `sum`, `min`, `max`, `sum_squares`, `mean` and `stddev`.
     public func influx(_ aggregates: MetricAggregates) -> [UInt8] {
         var encoder = InfluxLineEncoder()

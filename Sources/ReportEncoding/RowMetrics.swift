@@ -15,7 +15,7 @@ import Replay
 /// has (``InfluxPointTimes``, by the row's id).
 ///
 /// Graphite keeps one value per path and second, with no fields to tell rows apart: it gets
-/// the aggregates instead (``MetricsReport/graphite(_:)``).
+/// the aggregates instead (`graphite(_:)`).
 public struct RowMetrics {
     public let prefix: String
     public let groupBy: GroupBy

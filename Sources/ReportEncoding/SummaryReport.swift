@@ -1,12 +1,12 @@
 import EventModel
 import Replay
 
-/// `summary.csv`: the KPIs per time bucket, then a row `all` (``KPISummary``).
+/// `summary.csv`: the KPIs per time bucket, then a row `all` (`KPISummary`).
 ///
 /// `bucket` is the bucket's start in RFC 3339 (UTC), followed by a column per `--group-by`
 /// key. Means and percentages have two decimals; a value that is undefined (no plays, no
 /// watch time, no sessions) is an empty cell. The startup columns are of `startup_ms`. `partial` is `true` for a bucket a later run
-/// will write again, whole (``KPISummary/openFrom``), and for an `all` row that has one.
+/// will write again, whole (`openFrom`), and for an `all` row that has one.
 public enum SummaryReport {
     /// The header, in column order.
     public static let columns = [
