@@ -17,17 +17,15 @@ let package = Package(
     name: "avt-replay",
     products: [
         .executable(name: "avt-replay", targets: ["avt-replay"]),
-        .library(name: "EventModel", targets: ["EventModel"]),
-        .library(name: "OpenAVT", targets: ["OpenAVT"]),
-        .library(name: "ValueProposition", targets: ["ValueProposition"]),
-        .library(name: "Marconi", targets: ["Marconi"]),
-        .library(name: "Replay", targets: ["Replay"]),
-        .library(name: "EventLog", targets: ["EventLog"]),
-        .library(name: "ReportEncoding", targets: ["ReportEncoding"]),
-        .library(name: "MetricsPush", targets: ["MetricsPush"]),
+        // The replay library: the model, the ports of OpenAVT, Tentacles and Marconi, the
+        // replay engine, reading event logs and encoding the reports.
+        .library(
+            name: "Replay",
+            targets: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay", "EventLog", "ReportEncoding"]),
+        // The command line, for a replay command of one's own (docs/library.md).
         .library(name: "ReplayCLI", targets: ["ReplayCLI"]),
+        // Harnesses and stubs for testing custom hubs, metricalcs and trackers.
         .library(name: "ReplayTestSupport", targets: ["ReplayTestSupport"]),
-        .library(name: "ReportDiff", targets: ["ReportDiff"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),

@@ -16,8 +16,6 @@ let package = Package(
         .executableTarget(
             name: "custom-replay",
             dependencies: [
-                .product(name: "EventModel", package: "avt-replay"),
-                .product(name: "OpenAVT", package: "avt-replay"),
                 .product(name: "Replay", package: "avt-replay"),
                 .product(name: "ReplayCLI", package: "avt-replay"),
             ]
