@@ -4,8 +4,9 @@ import PackageDescription
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
 /// CIsal, CSimdjson → EventLog; CIsal → MetricsPush; ReportDiff on its own; all of them →
-/// ReplayCLI (the command line, a library so that other packages can build their own replay
-/// commands) → the `avt-replay` executable.
+/// ReplayApp (a run: reading, merging, replaying, the report set, state, shards, merge) →
+/// ReplayCLI (the command line over it, a library so that other packages can build their own
+/// replay commands) → the `avt-replay` executable.
 /// Whether SwiftPM reads this manifest as another package's dependency (from its checkouts or
 /// repository cache), where it refuses any package whose products have unsafe flags: the speed
 /// flags below are then left out, so that the libraries can be used by a tagged version.
@@ -61,12 +62,18 @@ let package = Package(
         .target(name: "MetricsPush", dependencies: ["CIsal"]),
         .target(name: "ReportDiff"),
         .target(
+            name: "ReplayApp",
+            dependencies: [
+                "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CMemoryHints",
+                "ReportDiff", .product(name: "HeapModule", package: "swift-collections"),
+            ]
+        ),
+        .target(
             name: "ReplayCLI",
             dependencies: [
                 "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
-                "CWriteback", "CMemoryHints", "MetricsPush", "ReportDiff",
+                "MetricsPush", "ReportDiff", "ReplayApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         // jemalloc instead of glibc's malloc (Debian's libjemalloc-dev): measured 8% faster

@@ -6,7 +6,7 @@
 # is avt-replay's (scripts/custom-hub-check.py).
 #
 # The version comes from a git repository of this working tree's files (tracked and untracked,
-# not ignored), committed and tagged with the version in Sources/ReplayCLI/Version.swift, in
+# not ignored), committed and tagged with the version in Sources/ReplayApp/Version.swift, in
 # samples/custom-hub/.upstream/avt-replay: SwiftPM resolves `from: "<version>"` against it as
 # against a remote, so this also checks that the package is usable as a versioned dependency
 # (no unsafe flags in its products). The repository, and the sample's own build
@@ -16,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build --product avt-replay
 upstream=samples/custom-hub/.upstream/avt-replay
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/ReplayCLI/Version.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/ReplayApp/Version.swift)
 fingerprint=$(git ls-files -z --cached --others --exclude-standard | sort -z | xargs -0 sha1sum 2>/dev/null | sha1sum)
 if [ "$(cat samples/custom-hub/.upstream/fingerprint 2>/dev/null)" != "$fingerprint" ]; then
     # A new repository under the same tag: the sample's build, with SwiftPM's copies of the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CMallocTuning
 import Foundation
+import ReplayApp
 
 /// `avt-replay`: replays event logs (the default `replay` command), sends kept metrics (`flush`),
 /// or compares report sets (`check`, `diff`).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReplayApp
 import ReportDiff
 
 /// `avt-replay check --expect DIR FILE...`: replays as `replay` does, into a temporary folder,
@@ -93,7 +94,7 @@ struct CheckCommand: ParsableCommand {
             writeJUnit(JUnitReport.failedReplay(expect: expect, reason: "the options differ from the recorded ones"))
             return ExitStatus.usage.exitCode
         }
-        let (status, _) = ReplayRun(arguments: arguments, out: folder, quiet: true).execute()
+        let (status, _) = ReplayRun(arguments: arguments.configuration, out: folder, quiet: true).execute()
         guard status == .success || status == .inputSkipped else {
             writeJUnit(
                 JUnitReport.failedReplay(
@@ -126,7 +127,7 @@ struct CheckCommand: ParsableCommand {
     /// temporary name and renamed over the old one only when the replay succeeded. A report
     /// file the replay no longer writes (`events.jsonl` without `--trace`) is removed after.
     private func recordReports() -> ExitCode {
-        let (status, counts) = ReplayRun(arguments: replay, out: expect, quiet: true).execute()
+        let (status, counts) = ReplayRun(arguments: replay.configuration, out: expect, quiet: true).execute()
         guard status == .success || status == .inputSkipped else { return status.exitCode }
         let trace = (expect as NSString).appendingPathComponent(ReportFile.trace.name)
         if !replay.writesTrace && FileManager.default.fileExists(atPath: trace) {

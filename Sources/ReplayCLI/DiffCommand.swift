@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReplayApp
 import ReportDiff
 
 /// `avt-replay diff DIR_A DIR_B`: compares two stored report sets.

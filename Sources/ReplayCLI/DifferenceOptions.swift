@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReplayApp
 import ReportDiff
 
 /// How `check` and `diff` print what differs.

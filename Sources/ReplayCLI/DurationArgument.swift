@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReplayApp
 
 /// A length of time on the command line, in the form of Go's and Prometheus' durations: whole
 /// numbers each with a unit, `ms`, `s`, `m`, `h` or `d`, largest unit first, each unit once

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReplayApp
 
 /// `avt-replay flush`: sends the batches a spool kept, and nothing else.
 struct FlushCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReplayApp
 
 /// One `--group-by` value: keys separated by commas (`title,source_host`), none of them empty.
 struct GroupByArgument: ExpressibleByArgument {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Replay
+import ReplayApp
 
 /// `avt-replay merge --out DIR SHARD_DIR...`: combines the reports of the shards of a run
 /// (`--shard K/N`) into the report set an unsharded run writes.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventModel
 import Replay
+import ReplayApp
 import ValueProposition
 
 /// One `--vp-middleware [OUTPUT=]SPEC` (or `--vp-duration FROM:TO`) option.

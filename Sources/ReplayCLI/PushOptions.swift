@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MetricsPush
+import ReplayApp
 
 /// `--influx`, `--graphite` and `--spool`: where metrics go besides the files.
 struct PushOptions: ParsableArguments {
@@ -76,37 +77,8 @@ struct PushOptions: ParsableArguments {
         return sinks
     }
 
-    /// What became of one server's batches in a push (`run.json`).
-    struct SinkSummary {
-        var name: String
-        var delivered: Int
-        var fromSpool: Int
-        var kept: Int
-        var refused: Int
-        var lost: Int
-        /// Batches left in the spool for this server after the push.
-        var waiting: Int
-        var unreachable: String?
-    }
-
-    /// What became of the metrics of one push, over every server.
-    enum Result {
-        /// Every batch reached its server.
-        case delivered
-        /// Some batches are kept in the spool for a later run or `flush`.
-        case kept
-        /// Some batches were neither delivered nor kept.
-        case lost
-
-        /// The run's exit status given its status before the push.
-        func status(after status: ExitStatus) -> ExitStatus {
-            switch self {
-            case .delivered: status
-            case .kept: .metricsKept
-            case .lost: .metricsLost
-            }
-        }
-    }
+    typealias SinkSummary = PushSinkSummary
+    typealias Result = PushResult
 
     /// Sends what the spool kept, then the folder's metric files (none when `folder` is nil),
     /// printing what happened to them and why.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventModel
 import Replay
+import ReplayApp
 import ValueProposition
 
 /// The input files and every option that decides what a replay writes: shared by `replay`
@@ -92,6 +93,16 @@ struct ReplayArguments: ParsableArguments {
             valueName: "grain"))
     var metrics: MetricsGrain = .aggregates
 
+    /// The files and options as a run takes them.
+    var configuration: ReplayConfiguration {
+        ReplayConfiguration(
+            files: files, replayOptions: replayOptions, hubName: hub.rawValue, prefix: prefix,
+            metricPoints: metricPoints, grain: metrics, aggregate: aggregate, since: since?.timestamp,
+            until: until?.timestamp, maxLateness: maxLateness.milliseconds, maxRejects: maxRejects, maxLate: maxLate,
+            strict: strict, middlewareArguments: (vpDuration.map(\.option) + vpMiddleware).map(\.argument),
+            toolName: ReplayTool.current.name)
+    }
+
     /// What goes to the metric files and servers (`--metrics`, `--aggregate`).
     var metricPoints: MetricPoints { MetricPoints(grain: metrics, aggregate: aggregate) }
 
@@ -182,51 +193,9 @@ struct ReplayArguments: ParsableArguments {
             idleGap: idleGap.milliseconds, groupBy: GroupBy(groupBy.flatMap(\.keys)), bucket: bucket.milliseconds,
             tentaclesVersion: tentacles)
     }
-
-    /// The sessions whose reports are written (`--since`, `--until`).
-    var window: Range<Timestamp> {
-        (since?.timestamp ?? Timestamp(milliseconds: .min))..<(until?.timestamp ?? Timestamp(milliseconds: .max))
-    }
 }
 
 extension HubKind: ExpressibleByArgument {}
 
-/// What the metric files hold and the servers get (`--metrics`).
-enum MetricsGrain: String, ExpressibleByArgument, CaseIterable {
-    /// Every event's metrics, as the metricalc emitted them, the device ids as InfluxDB fields.
-    case events
-    /// A point per row of the reports in InfluxDB; the aggregates in Graphite.
-    case playbacks
-    /// Only the aggregates of `aggregates.csv`, per bucket and group: a bounded number of series.
-    case aggregates
-}
-
-/// What `metrics.influx` and `metrics.graphite` hold.
-struct MetricPoints {
-    /// Every event's metrics, in both files.
-    var events = false
-    /// A point per report row, in `metrics.influx`.
-    var rows = false
-    /// The aggregates of `aggregates.csv`, after the rest, in each file.
-    var influxAggregates = false
-    var graphiteAggregates = false
-
-    /// Every event's metrics and nothing else (a merge, whose shards wrote the rest).
-    static let events = MetricPoints(events: true)
-
-    init(events: Bool = false, rows: Bool = false, influxAggregates: Bool = false, graphiteAggregates: Bool = false) {
-        self.events = events
-        self.rows = rows
-        self.influxAggregates = influxAggregates
-        self.graphiteAggregates = graphiteAggregates
-    }
-
-    /// The points of `--metrics grain`, with the aggregates too when `aggregate` (`--aggregate`).
-    init(grain: MetricsGrain, aggregate: Bool) {
-        events = grain == .events
-        rows = grain == .playbacks
-        influxAggregates = aggregate || grain == .aggregates
-        graphiteAggregates = aggregate || grain != .events
-    }
-}
+extension MetricsGrain: ExpressibleByArgument {}
 extension TentaclesVersion: ExpressibleByArgument {}

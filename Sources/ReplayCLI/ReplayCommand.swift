@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventModel
 import Foundation
+import ReplayApp
 
 /// `avt-replay [replay] [options] FILE...`: replays event logs and writes the reports.
 struct ReplayCommand: ParsableCommand {
@@ -104,7 +105,8 @@ struct ReplayCommand: ParsableCommand {
         let started = clock.now
         for warning in replay.warnings where quiet < 2 { printError("avt-replay: \(warning)") }
         let (status, counts) = ReplayRun(
-            arguments: replay, out: out, state: state, finish: finish, replaceRun: replaceRun, shard: shard?.shard,
+            arguments: replay.configuration, out: out, state: state, finish: finish, replaceRun: replaceRun,
+            shard: shard?.shard,
             quiet: quiet >= 2, showsProgress: quiet == 0
         )
         .execute()
@@ -143,18 +145,4 @@ struct ReplayCommand: ParsableCommand {
             printError("avt-replay: cannot write the run's summary \(target): \(error)")
         }
     }
-
-    /// The inputs in replay order: by file name, then by path, each path once.
-    static func inputOrder(_ paths: [String]) -> [String] {
-        Array(Set(paths)).sorted { lhs, rhs in
-            let lhsName = (lhs as NSString).lastPathComponent
-            let rhsName = (rhs as NSString).lastPathComponent
-            if lhsName != rhsName { return lhsName.precedesInUTF8Order(rhsName) }
-            return lhs.precedesInUTF8Order(rhs)
-        }
-    }
-}
-
-func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
 }

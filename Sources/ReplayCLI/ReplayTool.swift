@@ -1,5 +1,6 @@
 import OpenAVT
 import Replay
+import ReplayApp
 
 /// The `avt-replay` command line, with a name and the OpenAVT components its replays run:
 /// the `main` of the `avt-replay` executable, and of any replay command built on it.

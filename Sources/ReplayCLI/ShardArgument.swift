@@ -1,5 +1,6 @@
 import ArgumentParser
 import Replay
+import ReplayApp
 
 /// `--shard K/N`: two whole numbers separated by a slash; ``ReplayCommand/validate()``
 /// checks that 1 ≤ K ≤ N.

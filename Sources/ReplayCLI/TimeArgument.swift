@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import EventModel
+import ReplayApp
 import ReportEncoding
 
 /// A time on the command line: a date (`2025-11-20`, its midnight UTC), an RFC 3339 time

@@ -1,17 +1,15 @@
-import ArgumentParser
-
 /// `--max-rejects N` or `--max-rejects P%`: how many rejected lines a file may have.
-struct RejectLimit: ExpressibleByArgument {
-    enum Limit {
+package struct RejectLimit {
+    package enum Limit {
         case count(Int)
         case percent(Double)
     }
 
-    var limit: Limit
+    package var limit: Limit
     /// The value as given (`5%`, `100`).
-    var argument = ""
+    package var argument = ""
 
-    init?(argument: String) {
+    package init?(argument: String) {
         self.argument = argument
         if argument.hasSuffix("%") {
             guard let percent = Double(argument.dropLast()), (0...100).contains(percent) else { return nil }
@@ -22,7 +20,7 @@ struct RejectLimit: ExpressibleByArgument {
         }
     }
 
-    func isExceeded(rejected: Int, of lines: Int) -> Bool {
+    package func isExceeded(rejected: Int, of lines: Int) -> Bool {
         switch limit {
         case .count(let count): return rejected > count
         case .percent(let percent): return lines > 0 && Double(rejected) * 100 > percent * Double(lines)

@@ -4,9 +4,9 @@ import ReportDiff
 /// suite, a test case per report file compared (a `failure` with the file's differences when
 /// it differs), or one test case in error when the replay itself failed. No times, so the same
 /// check writes the same bytes.
-enum JUnitReport {
+package enum JUnitReport {
     /// A check that compared the reports.
-    static func comparison(_ comparison: ReportComparison, expect: String) -> [UInt8] {
+    package static func comparison(_ comparison: ReportComparison, expect: String) -> [UInt8] {
         let failed = Dictionary(uniqueKeysWithValues: comparison.files.map { ($0.file, $0) })
         var cases = ""
         for file in comparison.comparedFiles {
@@ -25,7 +25,7 @@ enum JUnitReport {
     }
 
     /// A check that compared nothing: its replay failed, or could not run.
-    static func failedReplay(expect: String, reason: String) -> [UInt8] {
+    package static func failedReplay(expect: String, reason: String) -> [UInt8] {
         let cases =
             "    <testcase classname=\"avt-replay.check\" name=\"replay\">\n"
             + "      <error message=\"\(escaped(reason))\"/>\n"

@@ -1,8 +1,6 @@
-import ArgumentParser
-
 /// The exit codes of `avt-replay`, as the README documents them (`check` and `diff` use
-/// ``reportsDiffer`` for 1).
-enum ExitStatus: Int32 {
+/// 1 for report sets that differ).
+package enum ExitStatus: Int32 {
     /// Every input line was read and replayed (or is a record type not replayed yet).
     case success = 0
     /// Some input was skipped: rejected lines, or files that could not be read whole.
@@ -23,10 +21,8 @@ enum ExitStatus: Int32 {
     /// report was written, the previous ones and the state are unchanged.
     case noInput = 6
 
-    var exitCode: ExitCode { ExitCode(rawValue) }
-
     /// The status's name in `run.json`.
-    var name: String {
+    package var name: String {
         switch self {
         case .success: "success"
         case .inputSkipped: "inputSkipped"
@@ -38,9 +34,4 @@ enum ExitStatus: Int32 {
         case .metricsLost: "metricsLost"
         }
     }
-
-    /// `check` and `diff`: the report sets differ. These commands never skip input silently
-    /// (a skipped line is a reject, and rejects are compared), so the code of
-    /// ``inputSkipped`` is free for them.
-    static let reportsDiffer = ExitCode(1)
 }

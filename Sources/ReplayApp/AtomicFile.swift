@@ -1,22 +1,22 @@
 import Foundation
 
 /// Writing files whole or not at all (see ``ReportWriter``), and making folders.
-enum AtomicFile {
-    struct WriteError: Error, CustomStringConvertible {
+package enum AtomicFile {
+    package struct WriteError: Error, CustomStringConvertible {
         var path: String
         var reason: String
-        var description: String { "cannot write \(path): \(reason)" }
+        package var description: String { "cannot write \(path): \(reason)" }
     }
 
     /// Writes `bytes` to a temporary file beside `path`, flushed to disk, then renamed over it.
-    static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
+    package static func write(_ bytes: [UInt8], to path: String) throws(WriteError) {
         let writer = try ReportWriter(path: path)
         writer.append(bytes)
         try writer.commit()
     }
 
     /// Copies the file at `source` to `path` as ``write(_:to:)`` writes, a chunk at a time.
-    static func copy(_ source: String, to path: String) throws(WriteError) {
+    package static func copy(_ source: String, to path: String) throws(WriteError) {
         let descriptor = open(source, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw WriteError(path: path, reason: "cannot read \(source): \(String(cString: strerror(errno)))")
@@ -39,7 +39,7 @@ enum AtomicFile {
     }
 
     /// Creates a directory and its parents, like `mkdir -p`.
-    static func makeDirectory(_ path: String) throws(WriteError) {
+    package static func makeDirectory(_ path: String) throws(WriteError) {
         do {
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         } catch {

@@ -5,14 +5,26 @@ import ReportEncoding
 /// error (its fields: docs/run-json.md). Written at the end of every run that got past its
 /// options, failed ones included; unlike the reports it holds the run's duration and memory,
 /// so it differs from run to run.
-struct RunJSON {
+package struct RunJSON {
     var status: ExitStatus
     var counts: RunCounts
     var output: String
     var state: String?
     /// Each server pushed to, and what became of its batches.
-    var pushes: [PushOptions.SinkSummary]
+    var pushes: [PushSinkSummary]
     var seconds: Double
+
+    package init(
+        status: ExitStatus, counts: RunCounts, output: String, state: String?, pushes: [PushSinkSummary],
+        seconds: Double
+    ) {
+        self.status = status
+        self.counts = counts
+        self.output = output
+        self.state = state
+        self.pushes = pushes
+        self.seconds = seconds
+    }
 
     /// Whether the reports in ``output`` are this run's.
     var reportsWritten: Bool {
@@ -37,7 +49,7 @@ struct RunJSON {
         }
     }
 
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var bytes: [UInt8] = []
         var json = JSONWriter()
         json.beginObject(into: &bytes)

@@ -58,7 +58,7 @@ enum InputProblem {
 }
 
 /// What reading the inputs found and what the replay produced, counted.
-struct RunCounts {
+package struct RunCounts {
     /// Each input, in replay order, and what was read of it.
     var inputs: [InputSummary] = []
     var files = 0
@@ -83,7 +83,7 @@ struct RunCounts {
     var resumedFrom: String?
     var savedRecords = 0
 
-    var problems: Int { rejectedLines + lateRejected + damagedFiles }
+    package var problems: Int { rejectedLines + lateRejected + damagedFiles }
     /// The problems with lines: rejected and late ones.
     var lineProblems: Int { rejectedLines + lateRejected }
 

@@ -9,7 +9,7 @@ import ReportEncoding
 /// Session reports are written by the pipeline's writer queue and input problems by the
 /// reading thread; the two touch different files. A sharded run (``Sharding``) also writes
 /// `sessions.index` and `summary.state`, which `merge` reads.
-final class ReportSet {
+package final class ReportSet {
     /// The files written session by session, by ``SessionFile`` raw value (`nil`: the trace
     /// without `--trace`).
     private let sessionFiles: [ReportWriter?]
@@ -46,10 +46,10 @@ final class ReportSet {
     private let indexPath: String
 
     /// What a sharded run (`--shard K/N`) adds to its reports for `merge`.
-    struct Sharding {
-        var shard: Shard
+    package struct Sharding {
+        package var shard: Shard
         /// The options that shape the reports (``SummaryState/options``).
-        var options: [String]
+        package var options: [String]
     }
 
     /// The names of the files `merge` reads besides the reports.
@@ -59,7 +59,7 @@ final class ReportSet {
     /// Sessions are written when their first record is in this window (`--since`, `--until`).
     private let window: Range<Timestamp>
 
-    init(
+    package init(
         folder: String, withTrace: Bool, prefix: String, bucket: Int64, groupBy: GroupBy = .none,
         metricPoints: MetricPoints = .events,
         window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max),
@@ -240,7 +240,7 @@ final class ReportSet {
     }
 
     /// Stages every report and then publishes them (``stage(provenance:)``, ``publish()``).
-    func commit(provenance: HTMLReport.Provenance) throws(AtomicFile.WriteError) {
+    package func commit(provenance: HTMLReport.Provenance) throws(AtomicFile.WriteError) {
         try stage(provenance: provenance)
         try publish()
     }

@@ -12,9 +12,9 @@ import ReportEncoding
 /// `aggregates.csv` (and the `--aggregate` points) are rebuilt from the shards' merged
 /// `summary.state`; `rejects.jsonl`, the same in every shard since each reads all input, is
 /// written once.
-struct ShardMerger {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+package struct ShardMerger {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// One shard's folder, read.
@@ -26,21 +26,21 @@ struct ShardMerger {
     private let shards: [ShardFolder]
 
     /// The shards' common settings.
-    var prefix: String { shards[0].state.prefix }
-    var aggregate: Bool { shards[0].state.aggregate }
-    var graphiteAggregate: Bool { shards[0].state.graphiteAggregate }
-    var trace: Bool { shards[0].state.trace }
-    var bucket: Int64 { shards[0].state.summary.bucket }
-    var groupBy: GroupBy { GroupBy(shards[0].state.summary.groupBy) }
+    package var prefix: String { shards[0].state.prefix }
+    package var aggregate: Bool { shards[0].state.aggregate }
+    package var graphiteAggregate: Bool { shards[0].state.graphiteAggregate }
+    package var trace: Bool { shards[0].state.trace }
+    package var bucket: Int64 { shards[0].state.summary.bucket }
+    package var groupBy: GroupBy { GroupBy(shards[0].state.summary.groupBy) }
     /// K of each shard, and N.
-    var shardIndices: [Int] { shards.map(\.state.shard) }
-    var shardCount: Int { shards[0].state.shards }
+    package var shardIndices: [Int] { shards.map(\.state.shard) }
+    package var shardCount: Int { shards[0].state.shards }
     /// The foot of the page: every shard read the same input with the same options.
-    var provenance: HTMLReport.Provenance { shards[0].state.provenance }
+    package var provenance: HTMLReport.Provenance { shards[0].state.provenance }
 
     /// Reads the shards' `summary.state` and checks that they can be merged: shards of one
     /// run (the same N and options), each once.
-    init(folders: [String]) throws(Failure) {
+    package init(folders: [String]) throws(Failure) {
         var shards: [ShardFolder] = []
         for folder in folders {
             do {
@@ -84,7 +84,7 @@ struct ShardMerger {
     /// Writes the merged reports into `reports` (not committed): the sessions' rows in order,
     /// the rejects, and the summary state. Returns the number of sessions and whether any
     /// input was rejected.
-    func merge(into reports: ReportSet) throws(Failure) -> (sessions: Int, hasRejects: Bool) {
+    package func merge(into reports: ReportSet) throws(Failure) -> (sessions: Int, hasRejects: Bool) {
         let rejects = try commonRejects()
         var sessions = 0
         do {

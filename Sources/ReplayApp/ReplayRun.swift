@@ -6,8 +6,8 @@ import ValueProposition
 
 /// One replay of the inputs into a report folder, committed only when it succeeds: what
 /// `replay` does before pushing metrics, and what `check` does into its own folder.
-struct ReplayRun {
-    var arguments: ReplayArguments
+package struct ReplayRun {
+    package var arguments: ReplayConfiguration
     /// The folder the reports are written into.
     var out: String
     /// `--state`: the open sessions to go on with, and where to keep those still open.
@@ -24,15 +24,29 @@ struct ReplayRun {
     /// Draw the progress line on a terminal.
     var showsProgress = true
 
+    package init(
+        arguments: ReplayConfiguration, out: String, state: String? = nil, finish: Bool = false,
+        replaceRun: Bool = false, shard: Shard? = nil, quiet: Bool, showsProgress: Bool = true
+    ) {
+        self.arguments = arguments
+        self.out = out
+        self.state = state
+        self.finish = finish
+        self.replaceRun = replaceRun
+        self.shard = shard
+        self.quiet = quiet
+        self.showsProgress = showsProgress
+    }
+
     /// Replays and writes the reports (and the state). Returns ``ExitStatus/success`` or
     /// ``ExitStatus/inputSkipped`` when the reports were written; ``ExitStatus/outputFailed``
     /// or ``ExitStatus/inputFailed`` (with the reason printed) when nothing was.
-    func execute() -> (status: ExitStatus, counts: RunCounts) {
+    package func execute() -> (status: ExitStatus, counts: RunCounts) {
         // With a state and without --finish, what is open at the end is kept for the next run.
         let keepsOpen = state != nil && !finish
         var options = arguments.replayOptions
         options.keepsRecords = keepsOpen
-        let inputs = ReplayCommand.inputOrder(arguments.files)
+        let inputs = ReplayConfiguration.inputOrder(arguments.files)
         var plan: StatePlan?
         if let state {
             do {
@@ -46,7 +60,7 @@ struct ReplayRun {
         do {
             reports = try ReportSet(
                 folder: out, withTrace: options.includeTrace, prefix: arguments.prefix,
-                bucket: arguments.bucket.milliseconds, groupBy: options.groupBy,
+                bucket: options.bucket, groupBy: options.groupBy,
                 metricPoints: arguments.metricPoints,
                 window: arguments.window,
                 sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) })
@@ -55,7 +69,7 @@ struct ReplayRun {
             return (.outputFailed, RunCounts())
         }
         var engine = ReplayEngine(options: options, shard: shard ?? .all)
-        var merge = EventTimeMerge(inputs: inputs.count + 1, maxLateness: arguments.maxLateness.milliseconds)
+        var merge = EventTimeMerge(inputs: inputs.count + 1, maxLateness: arguments.maxLateness)
         var resumed = 0
         if let plan {
             if plan.replacesLastRun && !quiet {
@@ -171,7 +185,7 @@ struct ReplayRun {
     /// page does not depend on where the run was started), the options, and the problems counted.
     private func provenance(_ counts: RunCounts) -> HTMLReport.Provenance {
         HTMLReport.Provenance(
-            tool: ReplayTool.current.name, version: AvtReplayVersion.current,
+            tool: arguments.toolName, version: AvtReplayVersion.current,
             inputs: counts.inputs.map { input in
                 HTMLReport.Provenance.Input(
                     name: (input.name as NSString).lastPathComponent, size: input.size, lines: Int64(input.lines),
@@ -182,18 +196,19 @@ struct ReplayRun {
 
     /// The options that shape the reports, one `name=value` each, in a fixed order: the shards
     /// of a sharded run must all have the same to be merged.
-    var reportOptions: [String] {
+    package var reportOptions: [String] {
+        let replay = arguments.replayOptions
         var options = [
-            "hub=\(arguments.hub.rawValue)", "prefix=\(arguments.prefix)", "bucket=\(arguments.bucket.milliseconds)",
-            "group-by=\(arguments.groupBy.flatMap(\.keys).joined(separator: ","))",
-            "aggregate=\(arguments.aggregate)", "metrics=\(arguments.metrics.rawValue)",
-            "trace=\(arguments.writesTrace)", "trace-rejected=\(arguments.traceRejected)",
-            "idle-gap=\(arguments.idleGap.milliseconds)", "max-lateness=\(arguments.maxLateness.milliseconds)",
-            "since=\(arguments.since.map { String($0.timestamp.milliseconds) } ?? "")",
-            "until=\(arguments.until.map { String($0.timestamp.milliseconds) } ?? "")",
-            "state=\(state != nil)", "finish=\(finish)", "tentacles=\(arguments.tentacles.rawValue)",
+            "hub=\(arguments.hubName)", "prefix=\(arguments.prefix)", "bucket=\(replay.bucket)",
+            "group-by=\(replay.groupBy.keys.joined(separator: ","))",
+            "aggregate=\(arguments.aggregate)", "metrics=\(arguments.grain.rawValue)",
+            "trace=\(replay.includeTrace)", "trace-rejected=\(replay.includeRejected)",
+            "idle-gap=\(replay.idleGap)", "max-lateness=\(arguments.maxLateness)",
+            "since=\(arguments.since.map { String($0.milliseconds) } ?? "")",
+            "until=\(arguments.until.map { String($0.milliseconds) } ?? "")",
+            "state=\(state != nil)", "finish=\(finish)", "tentacles=\(replay.tentaclesVersion.rawValue)",
         ]
-        options += (arguments.vpDuration.map(\.option) + arguments.vpMiddleware).map { "vp-middleware=\($0.argument)" }
+        options += arguments.middlewareArguments.map { "vp-middleware=\($0)" }
         return options
     }
 }

@@ -3,13 +3,20 @@ import Foundation
 import Replay
 
 /// The paragraph printed on standard error at the end of a run.
-struct RunSummary {
+package struct RunSummary {
     var counts: RunCounts
     var seconds: Double
     var outputFolder: String
     var state: String?
 
-    var text: String {
+    package init(counts: RunCounts, seconds: Double, outputFolder: String, state: String?) {
+        self.counts = counts
+        self.seconds = seconds
+        self.outputFolder = outputFolder
+        self.state = state
+    }
+
+    package var text: String {
         var read = "avt-replay: read \(count(counts.files, "file")) (\(megabytes(counts.bytes)) MB), "
         read += "\(count(counts.records, "record")): \(counts.replayed) replayed, \(counts.rejectedLines) rejected"
         if counts.late > 0 {

@@ -11,8 +11,8 @@ final class ShardFileReader {
 
     private static let chunkSize = 1 << 20
 
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     init(path: String) throws(Failure) {
