@@ -7,7 +7,7 @@
 /// a key computes a 64-bit digest of its name once, when it is made, and hashes and compares
 /// that first (measured: hashing the names was a fifth of a replay's time). It also carries
 /// its name's number in `PackedKeyTable`, by which packed attributes refer to it.
-public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
+public struct AttributeKey: DigestHashable, Comparable, Sendable, RawRepresentable {
     public let rawValue: String
     private let digest: UInt64
     /// The name's number in ``PackedKeyTable``, 0 when it has none.
@@ -36,15 +36,12 @@ public struct AttributeKey: Hashable, Comparable, Sendable, RawRepresentable {
         return lhs.rawValue == rhs.rawValue
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(digest)
-    }
+    /// The digest of the name, made once (``DigestHashable``).
+    public var hashDigest: UInt64 { digest }
 
-    /// Dictionaries ask for this rather than running a `Hasher`: the digest, mixed with the
-    /// dictionary's seed.
-    public func _rawHashValue(seed: Int) -> Int {
-        seededHash(digest, seed: seed)
-    }
+    // `RawRepresentable` also hashes by the raw value: the key names ``DigestHashable``'s.
+    public func hash(into hasher: inout Hasher) { hashDigest(into: &hasher) }
+    public func _rawHashValue(seed: Int) -> Int { rawHashValueOfDigest(seed: seed) }
 
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
         lhs.rawValue.precedesInUTF8Order(rhs.rawValue)
@@ -112,16 +109,6 @@ public func wordDigest(_ bytes: UnsafeRawBufferPointer, continuing start: UInt64
         digest = mix(digest, bytes.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
     }
     return mix(digest, UInt64(count))
-}
-
-/// A digest mixed with a dictionary's seed, for `_rawHashValue(seed:)`: dictionaries ask for
-/// it rather than running a `Hasher` (measured: the `Hasher` alone was 15% of a replay's
-/// instructions when attribute keys used it).
-public func seededHash(_ digest: UInt64, seed: Int) -> Int {
-    var mixed = digest ^ UInt64(UInt(bitPattern: seed))
-    mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
-    return Int(truncatingIfNeeded: mixed ^ (mixed >> 31))
 }
 
 extension AttributeKey: ExpressibleByStringLiteral {

@@ -91,8 +91,9 @@ public final class HubCore: Hub {
         event.stamp(.inBufferBlock, .bool(state.isBuffering))
         event.stamp(.inPlaybackBlock, .bool(state.didStart && !state.didFinish))
         if streamID != nil || playbackID != nil {
-            if sharedIDs == nil { sharedIDs = HubIDs(streamID: streamID, playbackID: playbackID) }
-            event.stamp(ids: sharedIDs.unsafelyUnwrapped)
+            let ids = sharedIDs ?? HubIDs(streamID: streamID, playbackID: playbackID)
+            sharedIDs = ids
+            event.stamp(ids: ids)
         }
         if event.action.standard == .end || event.action.standard == .stop || event.action.standard == .next {
             playbackID = idGenerator.makeID(.playback, instrument: instrumentID)

@@ -60,9 +60,9 @@ struct InstrumentReplay {
             if isRequest { playbacks.noteRequest(from: record.tracker, at: record.timestamp) }
             let row = playbacks.record(event, from: record.tracker, metrics: metrics)
             if !metrics.isEmpty {
-                updateOrigin(tracker: record.tracker, of: event)
+                let origin = origin(tracker: record.tracker, of: event)
                 for metric in metrics {
-                    outputs.points.append(MetricPoint(metric, from: lastOrigin.unsafelyUnwrapped, rowIndex: row))
+                    outputs.points.append(MetricPoint(metric, from: origin, rowIndex: row))
                 }
             }
             if tracesAccepted {
@@ -90,12 +90,11 @@ struct InstrumentReplay {
 
     var summaries: [PlaybackSummary] { playbacks.summaries }
 
-    /// Sets `lastOrigin` to the origin of a tracker's points during a playback (its
-    /// `playback_id` string field), shared by the points in a row of the same tracker and
-    /// playback.
-    private mutating func updateOrigin(tracker: TrackerID, of event: Event) {
-        if lastOrigin != nil, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
-            return
+    /// The origin of a tracker's points during a playback (its `playback_id` string field),
+    /// kept in `lastOrigin` and shared by the points in a row of the same tracker and playback.
+    private mutating func origin(tracker: TrackerID, of event: Event) -> MetricOrigin {
+        if let lastOrigin, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
+            return lastOrigin
         }
         let playbackID = event.string(.playbackId)
         let origin = MetricOrigin(
@@ -104,5 +103,6 @@ struct InstrumentReplay {
         lastOrigin = origin
         lastOriginTracker = tracker
         lastOriginPlaybackID = playbackID
+        return origin
     }
 }

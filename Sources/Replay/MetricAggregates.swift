@@ -23,7 +23,7 @@ public struct MetricAggregates: Sendable {
     public var openFrom: Timestamp?
 
     /// One row's identity.
-    public struct Key: Hashable, Comparable, Sendable {
+    public struct Key: DigestHashable, Comparable, Sendable {
         public var bucket: Timestamp
         /// The dimension values, one per ``GroupBy/keys``.
         public var group: [String]
@@ -37,20 +37,12 @@ public struct MetricAggregates: Sendable {
             self.name = name
         }
 
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(bucket)
-            hasher.combine(group)
-            hasher.combine(system)
-            hasher.combine(name)
-        }
-
-        /// Dictionaries ask for this rather than running a `Hasher`: a word-wise digest of the
-        /// name's and the group values' bytes, the system and the bucket, mixed with the seed.
-        /// Every metric point looks its row up.
-        public func _rawHashValue(seed: Int) -> Int {
+        /// A word-wise digest of the name's and the group values' bytes, the system and the
+        /// bucket (``EventModel/DigestHashable``): every metric point looks its row up.
+        public var hashDigest: UInt64 {
             var digest = wordDigest(name, continuing: UInt64(system.ordinal))
             for value in group { digest = wordDigest(value, continuing: digest) }
-            return seededHash(digest ^ UInt64(bitPattern: bucket.milliseconds) &* 0x9e37_79b9_7f4a_7c15, seed: seed)
+            return digest ^ UInt64(bitPattern: bucket.milliseconds) &* 0x9e37_79b9_7f4a_7c15
         }
 
         public static func < (lhs: Key, rhs: Key) -> Bool {

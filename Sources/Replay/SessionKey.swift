@@ -2,7 +2,7 @@ import EventModel
 
 /// What a replay session belongs to: an instrument (OpenAVT), an app session (value
 /// propositions and app lifecycle) or a Marconi player.
-public struct SessionKey: Hashable, Comparable, Sendable {
+public struct SessionKey: DigestHashable, Comparable, Sendable {
     /// The system, which also orders keys: OpenAVT, value propositions, Marconi.
     public var system: MetricSystem
     /// The instrument, app or player id.
@@ -23,16 +23,9 @@ public struct SessionKey: Hashable, Comparable, Sendable {
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(system)
-        hasher.combine(id)
-    }
-
-    /// Dictionaries ask for this rather than running a `Hasher`: a word-wise digest of the id's
-    /// bytes and the system, mixed with the dictionary's seed. Every record looks its session up.
-    public func _rawHashValue(seed: Int) -> Int {
-        seededHash(wordDigest(id, continuing: UInt64(system.ordinal)), seed: seed)
-    }
+    /// A word-wise digest of the id's bytes and the system (``EventModel/DigestHashable``):
+    /// every record looks its life up.
+    public var hashDigest: UInt64 { wordDigest(id, continuing: UInt64(system.ordinal)) }
 
     public static func < (lhs: SessionKey, rhs: SessionKey) -> Bool {
         if lhs.system != rhs.system { return lhs.system < rhs.system }
