@@ -1,8 +1,7 @@
 import CIsal
 
 /// A gzip inflate stream that reads concatenated gzip members as one stream, as `zcat` does,
-/// with ISA-L's inflate (`libisal`), which is twice as fast as zlib's on these logs
-/// (measured: 11 ms against 25 ms for a 10.9 MB hour of the benchmark corpus).
+/// with ISA-L's inflate (`libisal`), which is twice as fast as zlib's on these logs.
 ///
 /// Zero bytes after a member (tape-style padding) are skipped; any other bytes start a new
 /// member, reported as corrupt if they are not one. Each member's CRC-32 and length are

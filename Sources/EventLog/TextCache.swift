@@ -42,8 +42,7 @@ final class TextCache {
     /// The bytes as a string (invalid UTF-8 repaired as `String(decoding:as:)` does).
     ///
     /// Most values (ids, action names) have up to 16 bytes, which the slot's words compare
-    /// whole, without reading the string (measured: its bytes' comparison was 1.9% of the
-    /// decoding thread's time).
+    /// whole, without reading the string.
     func string(_ bytes: UnsafeRawBufferPointer) -> String {
         let (first, last) = Self.ends(bytes)
         let mixed = (first ^ (last &* 0x9e37_79b9_7f4a_7c15) ^ UInt64(bytes.count)) &* 0xbf58_476d_1ce4_e5b9
@@ -87,10 +86,9 @@ final class TextCache {
     /// The packed-key number of the attribute name spelt by the bytes
     /// (``PackedAttributes/keyNumber(ofName:)``). Every attribute of every record asks, so the
     /// slot is found by a digest of the length and the first and last eight bytes, and the
-    /// name compared with a copy of its bytes, all in one block of memory (measured: a cache
-    /// of attribute keys cost some 190 instructions an attribute, arrays of plain values 170).
+    /// name compared with a copy of its bytes, all in one block of memory.
     /// Inlined, as is ``quickDigest(_:)``: left to the compiler, comparing names in place
-    /// made them too large to inline (measured: +0.9% of a replay's instructions).
+    /// made them too large to inline.
     @inline(__always)
     func keyNumber(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
         let length = bytes.count

@@ -6,10 +6,9 @@
 /// equal when their names are, as in OpenAVT.
 ///
 /// Hubs switch over an event's action on every event: an action keeps a digest of its name
-/// and compares that first, knows whether it is an ad action (measured: comparing and
-/// hashing the names was 4% of a replay's instructions), and which of OpenAVT's it is, so
+/// and compares that first, knows whether it is an ad action, and which of OpenAVT's it is, so
 /// that a hub switches over ``standard`` rather than comparing with each of OpenAVT's
-/// actions in turn (measured: reaching those, shared constants, was 2% of a replay's time).
+/// actions in turn.
 public struct Action: Hashable, Sendable {
     /// The action's name, upper camel case by convention.
     public let name: String

@@ -1,7 +1,6 @@
 extension Array {
     /// Reverses the elements in place, moving each once. `reverse()` copied each element and
-    /// destroyed the original (measured on records: a retain and a release of their packed
-    /// attributes each).
+    /// destroyed the original.
     @inlinable
     public mutating func reverseByMoving() {
         withUnsafeMutableBufferPointer { buffer in

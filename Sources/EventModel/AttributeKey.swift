@@ -5,7 +5,7 @@
 ///
 /// Every event carries some sixty attributes, so keys are hashed and compared all the time:
 /// a key computes a 64-bit digest of its name once, when it is made, and hashes and compares
-/// that first (measured: hashing the names was a fifth of a replay's time). It also carries
+/// that first. It also carries
 /// its name's number in `PackedKeyTable`, by which packed attributes refer to it.
 public struct AttributeKey: DigestHashable, Comparable, Sendable, RawRepresentable {
     public let rawValue: String
@@ -176,8 +176,7 @@ extension AttributeKey {
 
 // The attributes OpenAVT's core hubs stamp on every event they accept (`HubCore`,
 // `HubCoreAds`). They have the first numbers of `PackedKeyTable`, in this order, so that an
-// event keeps them in fixed slots rather than in its list of attributes (measured: setting
-// them one by one in the list, and releasing the list, were a tenth of a replay).
+// event keeps them in fixed slots rather than in its list of attributes.
 extension AttributeKey {
     /// Their names in slot order: integers, then Booleans, then strings.
     static let hubStampedNames = [

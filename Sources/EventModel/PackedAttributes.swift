@@ -7,9 +7,7 @@
 ///
 /// Layout, entry after entry: the key, a kind byte, then the value: a string as length and
 /// bytes, a double as 8 little-endian bytes, a Boolean in its kind, and an integer in as few
-/// little-endian bytes as give it back sign-extended, their count in its kind (measured:
-/// media attributes are mostly small integers, and 8 bytes each made a generated corpus's
-/// records 85 bytes of attributes on average, where this takes 57). A key is
+/// little-endian bytes as give it back sign-extended, their count in its kind. A key is
 /// its number in the process's `PackedKeyTable` (tag `number << 1 | 1`) or, for a name
 /// without one, its length and UTF-8 bytes (tag `length << 1`). Tags and lengths are LEB128
 /// varints. Keys are unique; buffers packed from a dictionary list them in UTF-8 byte order,
@@ -18,8 +16,7 @@
 /// A non-empty buffer starts with 8 bytes of key-number bits (bit `number % 64` of each
 /// numbered key): most look-ups are of attributes the record does not have (an event asks its
 /// supplied attributes before its time-since clocks, so every time-since attribute a hub reads
-/// is first looked for here), and the bits answer those without walking the entries
-/// (measured: the walks were 2% of a replay's instructions).
+/// is first looked for here), and the bits answer those without walking the entries.
 public struct PackedAttributes: Hashable, Sendable {
     private var bytes: [UInt8] = []
 
@@ -128,9 +125,7 @@ public struct PackedAttributes: Hashable, Sendable {
         let size = headerSize + byteCount
         // Written in scratch memory (on the stack unless large), then copied into the array:
         // `[UInt8](unsafeUninitializedCapacity:)` allocates through the standard library's
-        // unspecialised code, which looked the array type's metadata up on every record
-        // (measured: the allocation took 615 instructions a record, 2.4% of a replay's; this
-        // way some 280).
+        // unspecialised code, which looked the array type's metadata up on every record.
         return withUnsafeTemporaryAllocation(byteCount: size + Writer.slack, alignment: 8) { scratch in
             var writer = Writer(buffer: scratch)
             body(&writer)
@@ -306,9 +301,7 @@ public struct PackedAttributes: Hashable, Sendable {
 
     /// The value of one attribute, or `nil` when there is none: a walk over the entries that
     /// compares key numbers (or, for a name without one, bytes where the lengths match),
-    /// with no dictionary and no string made but the value's (measured: unpacking every
-    /// attribute of each replayed record cost some 4,000 instructions a record, where its
-    /// events read a few).
+    /// with no dictionary and no string made but the value's.
     public subscript(key: AttributeKey) -> AttributeValue? {
         guard !bytes.isEmpty else { return nil }
         if key.packedNumber != 0 {

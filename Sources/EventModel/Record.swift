@@ -90,9 +90,7 @@ public enum Record: Hashable, Sendable {
     /// A value-proposition action (Tentacles). Not boxed, nor is a Marconi event: boxed, a
     /// session's records kept each in a heap object of its own, allocated as the records were
     /// read and out of the cache when the session was replayed; unboxed they lie in their
-    /// session's array (measured: every record 80 bytes instead of 64, but the worker's loads
-    /// of the boxes were 1.5% of a run's samples; side by side, 1M records user CPU 1.205 s ->
-    /// 1.175 s, 5M 6.17 s -> 6.02 s, the same peak memory).
+    /// session's array.
     case vp(VPRecord)
     /// An app lifecycle event (Tentacles).
     case app(AppRecord)

@@ -161,9 +161,9 @@ public struct Event: Hashable, Sendable {
     }
 }
 
-// The initialisers delegate to the memberwise one, which is why they are in an extension:
-// measured, an initialiser of a struct this size that assigns its properties one by one
-// builds the value aside and copies it (a retain and a release of every reference in it).
+// The initialisers delegate to the memberwise one, which is why they are in an extension: an
+// initialiser of a struct this size that assigns its properties one by one builds the value
+// aside and copies it (a retain and a release of every reference in it).
 extension Event {
     /// Creates an event.
     public init(action: Action, timestamp: Timestamp, attributes: Attributes = [:]) {
@@ -188,8 +188,7 @@ extension Event {
 /// The attributes stored on an event, in the order they were first set.
 ///
 /// A hub sets some fifteen on each event and the next components read a few: walking them,
-/// comparing the keys' digests, is cheaper than hashing them into a dictionary (measured: the
-/// dictionary's inserts, look-ups and deallocation were 9% of a replay's instructions).
+/// comparing the keys' digests, is cheaper than hashing them into a dictionary.
 /// Events with many more attributes pay for the walk.
 private struct AttributeList: Sendable {
     private struct Entry: Sendable {

@@ -13,8 +13,7 @@ public protocol Hub: Component {
     /// annotated in place. What a rejected event holds afterwards is unspecified.
     ///
     /// The instrument calls this form: an event is some 240 bytes, and handing it from
-    /// tracker to hub to core hub and back by value moved it about ten times (measured:
-    /// `memmove` was 8.7% of the replaying threads' time, 3.6% with this form).
+    /// tracker to hub to core hub and back by value moved it about ten times.
     func process(inPlace event: inout Event, from tracker: TrackerID, in instrument: Instrument) -> Bool
     /// Why the last call to ``process(_:from:in:)`` returned `nil` (or to
     /// ``process(inPlace:from:in:)`` `false`), if the hub knows.

@@ -1,8 +1,7 @@
 import EventModel
 
 /// One of the attributes the core hubs stamp, by slot: what ``Event/stamp(_:_:)`` takes, so
-/// that a hub stamps an event without reaching for the attribute's key (measured: making
-/// and releasing the key was most of a stamp).
+/// that a hub stamps an event without reaching for the attribute's key.
 enum HubStamp: Int, CaseIterable {
     case deltaPlayTime, countErrors, countStarts, accumPauseTime, accumBufferTime, accumSeekTime, countAds
     case inPauseBlock, inSeekBlock, inBufferBlock, inPlaybackBlock, inAdBreakBlock, inAdBlock
@@ -142,8 +141,7 @@ struct HubStamps: Sendable {
 
 /// The `streamId` and `playbackId` a core hub stamps, in one object that the events it stamps
 /// share: an event holds one reference for both, retained when it is stamped and released
-/// when it goes, where two strings were two of each (measured: 1.6 atomic reference-count
-/// operations a record).
+/// when it goes, where two strings were two of each.
 final class HubIDs: Sendable {
     let streamID: String?
     let playbackID: String?

@@ -69,8 +69,7 @@ extension Instrument {
 
     /// ``useGetter(_:of:on:)`` when ``callGetter(_:of:)`` of `condition` answers `expected`,
     /// as a hub asking every tracker does (``HubCoreAds``: the content `position`), with the
-    /// tracker and its supplied attributes looked up once (measured: four atomic
-    /// reference-count operations a tracker and event fewer). The supplied attributes are read
+    /// tracker and its supplied attributes looked up once. The supplied attributes are read
     /// again after a getter ran, in case it changed them. Returns whether `condition` answered
     /// `expected`.
     @discardableResult
@@ -100,8 +99,7 @@ extension Instrument {
         if let value = supplied[attribute] {
             // The event already reads it when its tracker supplied it: storing it again would
             // change nothing but cost a copy of the value in the event's own list. Known
-            // without reading it when the event is this tracker's (measured: reading and
-            // comparing was 1% of a replay's instructions).
+            // without reading it when the event is this tracker's.
             if event.readsSupplied(attribute, from: supplied) { return }
             if event[attribute] != value { event[attribute] = value }
             return

@@ -46,7 +46,7 @@ public final class Instrument {
     private var clocks = TimeSinceClocks.openAVT()
     /// The clock the last accepted event restarts, restarted when the next event is emitted:
     /// by then the last event is usually gone, so the clocks' times change in place instead of
-    /// being copied from under its snapshot (measured: the copy was 1% of a replay).
+    /// being copied from under its snapshot.
     private var pendingRestart: (key: AttributeKey, time: Timestamp)?
     var getters = TrackerTable<GetterTable>()
 

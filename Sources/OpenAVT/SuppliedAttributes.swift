@@ -4,9 +4,7 @@ import EventModel
 /// getter each: a replayed record's packed attributes (see ``Tracker/suppliedAttributes``).
 ///
 /// An event holds them as they were packed and reads one when asked, rather than having each
-/// copied into its dictionary (measured: registering, calling and copying one getter per
-/// recorded attribute was a sixth of a replay's instructions, and unpacking them all a
-/// further 7%).
+/// copied into its dictionary.
 public struct SuppliedAttributes: Sendable {
     private var packed: PackedAttributes
     /// Attributes removed from this copy (an event's attribute set to `nil`).

@@ -3,10 +3,9 @@ import EventModel
 /// An instrument's time-since clocks: for each action that reached the backend, its
 /// time-since attribute and when it last did.
 ///
-/// Every OpenAVT event carries the whole table (some forty attributes), which used to be
-/// written into each event's dictionary. An event now keeps a snapshot of the table (one
-/// object holding its shared layout and its times) and answers a time-since attribute when
-/// it is read: taking the snapshot costs a reference, and the instrument's next restart
+/// Every OpenAVT event carries the whole table (some forty attributes). Rather than a copy in
+/// each event's dictionary, an event keeps a snapshot of the table (one object holding its
+/// shared layout and its times) and answers a time-since attribute when it is read: taking the snapshot costs a reference, and the instrument's next restart
 /// copies only the times. Sendable as a value: a table's times change only while no other
 /// table holds them.
 struct TimeSinceClocks: @unchecked Sendable {
@@ -25,8 +24,7 @@ struct TimeSinceClocks: @unchecked Sendable {
 
     /// The layout and, after it in the same allocation, when each clock last restarted:
     /// ``removed`` until it first starts, and once an event's attribute was set to `nil`. One
-    /// object, so that a snapshot retains and releases one reference (measured: the layout
-    /// and an array of times were 2 of a record's 29 atomic reference-count operations). Its
+    /// object, so that a snapshot retains and releases one reference. Its
     /// times change only while no other table holds it, as an array's would.
     private final class Times: ManagedBuffer<Layout, Timestamp> {
         /// A table of `layout`'s clocks, with `count` times from `times`, then ``removed``.
@@ -65,14 +63,12 @@ struct TimeSinceClocks: @unchecked Sendable {
 
     /// A table with a clock, not started, for each of OpenAVT's actions, from which every
     /// instrument's starts: its keys and index are shared until a custom action's clock
-    /// starts, and starting one of OpenAVT's changes a time only (measured: growing each
-    /// instrument's table, copied because events share it, was 1% of a replay).
+    /// starts, and starting one of OpenAVT's changes a time only.
     ///
     /// Each call gives a table object of its own, over the same keys and index: every event's
     /// snapshot retains and releases its instrument's table, and one table shared by the
     /// instruments that threads replay at once had its reference count's cache line pass
-    /// between their cores on every event (measured: 1.6 atomic operations a record, all on
-    /// that one object, from both workers).
+    /// between their cores on every event.
     static func openAVT() -> TimeSinceClocks {
         var clocks = TimeSinceClocks()
         if let layout = openAVTLayout {

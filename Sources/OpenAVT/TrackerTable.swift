@@ -1,6 +1,6 @@
 /// Values by tracker id, in an array: the instrument gives trackers the ids 0, 1, 2, ... and
-/// looks them up several times an event, where hashing the ids in dictionaries was measured
-/// at 4% of a replay's instructions. Negative ids hold nothing.
+/// looks them up several times an event, which an array index does cheaper than hashing the
+/// ids. Negative ids hold nothing.
 struct TrackerTable<Value> {
     private var slots: [Value?] = []
 

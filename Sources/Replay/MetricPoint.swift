@@ -6,8 +6,7 @@ import OpenAVT
 /// the order of every report's rows: OpenAVT, value propositions, Marconi.
 ///
 /// Systems hash, compare and order by their place among the cases: a raw-value enum otherwise
-/// hashes and compares its raw value's string (measured: half of the hashing of session keys
-/// and aggregate rows).
+/// hashes and compares its raw value's string.
 public enum MetricSystem: String, Hashable, Comparable, Sendable, CaseIterable {
     case openavt
     case vp

@@ -64,8 +64,7 @@ struct VPSessionRecorder {
     private var index: [String: Int] = [:]
     /// The open sessions: their row, and the status they are in and since when. An app has a
     /// few open at once and an event's id is mostly the very string of its row's, so a scan
-    /// finds one faster than hashing the id (measured: the dictionaries of ids, here and in
-    /// `AppReplay`, were some 15% of a value-proposition record's replay).
+    /// finds one faster than hashing the id.
     private var open: [(row: Int, status: SessionStatus, since: Timestamp)] = []
     /// The row of the last event recorded, which ``row(of:)`` is asked for next.
     private var lastRow: Int?

@@ -9,20 +9,14 @@ import ReportEncoding
 /// Each buffer written out is also sent on to disk at once, without waiting
 /// (`avt_start_writeback` of `CWriteback`): left to the system, a run's reports stayed in
 /// memory until ``commit()``'s `fsync`, which then wrote them all while the run's cores sat
-/// idle (measured: 50 ms of a 1.1 s run at 1M records, 260 ms at 5M; with the writeback
-/// started as they are written, all the `fsync`s of a 5M run take 3 ms). Side by side, 1M
-/// records 1.060 s -> 1.030 s (10 runs each); 5M the same, 5.19 s (5 runs each: there the
-/// writeback's own work during the run takes back what the `fsync` gave). Kept for the 1M
-/// gain, and because it keeps a run from leaving the system most of its reports to write at
-/// once.
+/// idle; this keeps a run from leaving the system most of its reports to write at once.
 final class ReportWriter {
     let path: String
     private let temporaryPath: String
     private var descriptor: Int32
     /// Room for twice ``flushSize``: a session's output is appended whole before the buffer is
     /// flushed, and a buffer of exactly ``flushSize`` doubled on the first append that crossed
-    /// it (measured: four of a long run's files grew to 2 MiB that way, copying the first MiB
-    /// and keeping both in memory). Pages never written take no memory.
+    /// it. Pages never written take no memory.
     private var buffer = ByteWriter(capacity: 2 * ReportWriter.flushSize)
     private var failure: String?
     /// Whether the temporary file is complete on disk, waiting for ``publish()``.

@@ -83,10 +83,8 @@ struct AvtReplayCommand: ParsableCommand {
         // For glibc's malloc (`avt-replay` itself links jemalloc, which these calls leave
         // alone; a command built on this library may not): give freed memory back to the
         // system once 64 KiB are free at the top of the heap (glibc keeps 128 KiB and more
-        // by default, and raises that as it goes): sessions
-        // come and go all night, and without this their freed records left the peak memory
-        // of a ten times longer log 10-20% higher, varying from run to run (measured by
-        // scripts/memory-test.sh; with it, within 4%).
+        // by default, and raises that as it goes): sessions come and go all night, and their
+        // freed records would otherwise stay, raising the peak memory of a longer log.
         _ = avt_set_malloc_trim_threshold(64 * 1024)
         // Two arenas for the reading thread and the two replay workers: each arena keeps its
         // own free memory, and more of them made the peak vary more from run to run.

@@ -1,8 +1,7 @@
 /// A growing run of bytes written through a pointer, for the encoders' hottest loops.
 ///
 /// Appending to an `[UInt8]` checks that the array is uniquely referenced and goes through
-/// the generic `append(contentsOf:)` on every call (measured: some 90 instructions to copy a
-/// metric's name, 190 to write a timestamp's digits through a stack buffer); the writer owns
+/// the generic `append(contentsOf:)` on every call; the writer owns
 /// its memory, so an append is a capacity check and a copy. It cannot be copied, and frees
 /// its memory when it ends; ``finish()`` hands its bytes over as an array.
 ///

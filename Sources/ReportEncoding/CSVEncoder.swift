@@ -33,8 +33,7 @@ public struct CSVEncoder: Sendable {
     }
 
     /// Appends a text cell, quoted when it contains `,`, `"`, CR or LF; the bytes between
-    /// quotes are appended a run at a time (measured: byte by byte, a JSON cell cost some
-    /// 1,200 instructions).
+    /// quotes are appended a run at a time.
     public mutating func appendString(_ value: String, into buffer: inout [UInt8]) {
         beginCell(into: &buffer)
         var value = value

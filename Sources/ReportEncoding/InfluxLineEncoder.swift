@@ -46,9 +46,8 @@ public struct InfluxLineEncoder: Sendable {
     public static let maxStringBytes = 65_535
 
     /// Field keys escaped before, found by their strings' words (``EventModel/StringWords``):
-    /// the metrics have a handful of names, written in code and so shared
-    /// (measured: escaping each point's key cost 240 instructions a point, 0.8% of a
-    /// replay's). The keys are kept so that their words stay theirs.
+    /// the metrics have a handful of names, written in code and so shared. The keys are kept
+    /// so that their words stay theirs.
     private var escapedKeys: [String] = []
     private var escapedKeyWords: [StringWords] = []
     /// The escaped keys' bytes, back to back, and where each ends.

@@ -13,8 +13,7 @@ public enum SessionStatus: String, Hashable, Sendable, CaseIterable {
 
     /// The attribute of the time the session reached this status for the `occurrence`-th time,
     /// from 0: `started` for the first, then `started_1`, `started_2`, ... (Tentacles' names).
-    /// The first few of each status are made once (measured: making them again for every
-    /// event was a tenth of a value-proposition record's replay).
+    /// The first few of each status are made once.
     func attributeKey(occurrence: Int) -> AttributeKey {
         let keys: [AttributeKey]
         switch self {
