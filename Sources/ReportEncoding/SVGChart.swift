@@ -140,18 +140,7 @@ struct SVGChart {
     }
 
     private func appendYAxis(_ axis: Axis, to html: inout HTMLWriter) {
-        for tick in axis.ticks {
-            let y = Self.y(tick.value, axis)
-            html.markup("<line class=\"grid\" x1=\"64\" x2=\"500\" y1=\"")
-            html.fixed2(y)
-            html.markup("\" y2=\"")
-            html.fixed2(y)
-            html.markup("\"/><text class=\"tick\" x=\"58\" y=\"")
-            html.fixed2(y + 4)
-            html.markup("\">")
-            html.text(tick.label)
-            html.markup("</text>\n")
-        }
+        Self.appendGrid(axis, to: &html)
         if axis.isLogarithmic {
             html.markup("<text class=\"scale\" x=\"14\" y=\"141\" transform=\"rotate(-90 14 141)\">log scale</text>\n")
         }
@@ -273,6 +262,22 @@ struct SVGChart {
     }
 
     /// The y coordinate of a value the axis draws.
+    /// The y axis's grid lines across the plot and their tick labels, for every chart of the page.
+    static func appendGrid(_ axis: Axis, to html: inout HTMLWriter) {
+        for tick in axis.ticks {
+            let y = Self.y(tick.value, axis)
+            html.markup("<line class=\"grid\" x1=\"64\" x2=\"500\" y1=\"")
+            html.fixed2(y)
+            html.markup("\" y2=\"")
+            html.fixed2(y)
+            html.markup("\"/><text class=\"tick\" x=\"58\" y=\"")
+            html.fixed2(y + 4)
+            html.markup("\">")
+            html.text(tick.label)
+            html.markup("</text>\n")
+        }
+    }
+
     static func y(_ value: Double, _ axis: Axis) -> Double {
         plot.bottom - (plot.bottom - plot.top) * axis.fraction(value)
     }

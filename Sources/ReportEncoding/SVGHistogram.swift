@@ -42,18 +42,7 @@ struct SVGHistogram {
         html.markup("<rect class=\"plot\" x=\"64\" y=\"56\" width=\"436\" height=\"170\" fill=\"")
         html.text(plotBackground)
         html.markup("\"/>\n")
-        for tick in axis.ticks {
-            let y = SVGChart.y(tick.value, axis)
-            html.markup("<line class=\"grid\" x1=\"64\" x2=\"500\" y1=\"")
-            html.fixed2(y)
-            html.markup("\" y2=\"")
-            html.fixed2(y)
-            html.markup("\"/><text class=\"tick\" x=\"58\" y=\"")
-            html.fixed2(y + 4)
-            html.markup("\">")
-            html.text(tick.label)
-            html.markup("</text>\n")
-        }
+        SVGChart.appendGrid(axis, to: &html)
         if counts.allSatisfy({ $0 == 0 }) {
             html.markup("<text class=\"empty\" x=\"282\" y=\"146\">no data</text>\n")
         }
