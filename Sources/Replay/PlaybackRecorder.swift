@@ -17,7 +17,7 @@ struct PlaybackRecorder {
     private var lastPlaybackID: String?
     private var previous = HubCounters()
     /// Each tracker's latest `MediaRequest` since its last `Start` or end, by tracker id: the
-    /// request a playback's ``PlaybackSummary/startup`` is measured from.
+    /// request a playback's ``PlaybackSummary/startup`` counts from.
     private var pendingRequests: [Timestamp?] = []
 
     init(instrument: String, groupAttributes: [AttributeKey] = []) {
@@ -53,7 +53,7 @@ struct PlaybackRecorder {
     }
 
     /// Notes a `MediaRequest` record of `tracker`, accepted or rejected by the hub: the request
-    /// the tracker's next `Start` is measured from.
+    /// the tracker's next `Start` counts from.
     mutating func noteRequest(from tracker: TrackerID, at timestamp: Timestamp) {
         while pendingRequests.count <= tracker { pendingRequests.append(nil) }
         pendingRequests[tracker] = timestamp

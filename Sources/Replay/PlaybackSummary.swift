@@ -21,7 +21,7 @@ public struct PlaybackSummary: Hashable, Sendable {
     public var source: String?
     /// Whether a `Start` was accepted.
     public var didStart = false
-    /// The `StartTime` metric, if one was computed (OpenAVT's, measured from the instrument's
+    /// The `StartTime` metric, if one was computed (OpenAVT's, counted from the instrument's
     /// first accepted `MediaRequest`, so from the first playback's request on later playbacks).
     public var startTime: Int64?
     /// `startup_ms`: from this playback's own request to its `Start`, if it started. The request
