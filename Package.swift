@@ -1,5 +1,17 @@
 // swift-tools-version:6.2
+import Foundation
 import PackageDescription
+
+/// Whether gzip is done with zlib rather than ISA-L: where ISA-L's header is absent (on a
+/// system without Debian's `libisal-dev`), or when `AVT_REPLAY_ZLIB` is set (the test command
+/// builds it so, to test the fallback). ISA-L inflates these logs about twice as fast.
+let usesZlib =
+    Context.environment["AVT_REPLAY_ZLIB"] != nil
+    || !["/usr/include/isa-l.h", "/usr/local/include/isa-l.h", "/opt/homebrew/include/isa-l.h"].contains {
+        FileManager.default.fileExists(atPath: $0)
+    }
+let gzipCodec: Target.Dependency = usesZlib ? "CZlib" : "CIsal"
+let gzipSettings: [SwiftSetting] = usesZlib ? [.define("AVT_REPLAY_ZLIB")] : []
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
@@ -50,16 +62,17 @@ let package = Package(
         .target(
             name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay"]),
         .systemLibrary(name: "CIsal", providers: [.apt(["libisal-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .target(
             name: "CSimdjson",
             cxxSettings: isDependency ? [] : [.unsafeFlags(["-O3"])],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "EventLog", dependencies: ["EventModel", "CIsal", "CSimdjson"]),
+        .target(name: "EventLog", dependencies: ["EventModel", gzipCodec, "CSimdjson"], swiftSettings: gzipSettings),
         .target(name: "CMallocTuning"),
         .target(name: "CWriteback"),
         .target(name: "CMemoryHints"),
-        .target(name: "MetricsPush", dependencies: ["CIsal"]),
+        .target(name: "MetricsPush", dependencies: [gzipCodec], swiftSettings: gzipSettings),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayApp",

@@ -5,7 +5,7 @@ set -euo pipefail
 
 # libjemalloc-dev: avt-replay links jemalloc as its allocator (Package.swift).
 # chromium and fonts-dejavu-core render report.html for scripts/render-test.sh.
-packages=(libisal-dev libsimdjson-dev libjemalloc-dev time chromium fonts-dejavu-core)
+packages=(libisal-dev zlib1g-dev libsimdjson-dev libjemalloc-dev time chromium fonts-dejavu-core)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

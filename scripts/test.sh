@@ -4,7 +4,8 @@
 # the DocC documentation of the public API (scripts/docs.sh), the integration test against
 # real InfluxDB and carbon (installed and run on loopback by
 # scripts/metrics-servers.sh), the custom-hub sample package (scripts/custom-hub-test.sh), the
-# replay's threads under ThreadSanitizer (scripts/tsan-test.sh), and swift test.
+# replay's threads under ThreadSanitizer (scripts/tsan-test.sh), the zlib build that stands in
+# where ISA-L is absent (scripts/zlib-test.sh), and swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -16,4 +17,5 @@ scripts/render-test.sh
 scripts/integration-test.sh
 scripts/custom-hub-test.sh
 scripts/tsan-test.sh
+scripts/zlib-test.sh
 swift test --skip-build "$@"

@@ -1,7 +1,9 @@
-import CIsal
+#if !AVT_REPLAY_ZLIB
+    import CIsal
 
 /// A gzip inflate stream that reads concatenated gzip members as one stream, as `zcat` does,
-/// with ISA-L's inflate (`libisal`), which is twice as fast as zlib's on these logs.
+/// with ISA-L's inflate (`libisal`), which is twice as fast as zlib's on these logs; where
+/// ISA-L is absent, the package builds `ZlibGzipInflater.swift`'s zlib one instead.
 ///
 /// Zero bytes after a member (tape-style padding) are skipped; any other bytes start a new
 /// member, reported as corrupt if they are not one. Each member's CRC-32 and length are
@@ -112,3 +114,4 @@ final class GzipInflater {
         }
     }
 }
+#endif

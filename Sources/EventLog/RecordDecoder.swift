@@ -276,7 +276,7 @@ public final class RecordDecoder {
     }
 
     /// An object field whose values are strings, numbers or booleans, and with `allowsNested`
-    /// objects and arrays too (``EventModel/AttributeValue/json(_:)``); `nil` when absent (or `null`).
+    /// objects and arrays too (`AttributeValue/json(_:)`); `nil` when absent (or `null`).
     private func object(_ raw: csj_object, field: String, allowsNested: Bool = false) -> Result<
         Attributes?, Rejection
     > {

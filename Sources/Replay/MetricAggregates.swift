@@ -38,7 +38,7 @@ public struct MetricAggregates: Sendable {
         }
 
         /// A word-wise digest of the name's and the group values' bytes, the system and the
-        /// bucket (``EventModel/DigestHashable``): every metric point looks its row up.
+        /// bucket (`DigestHashable`): every metric point looks its row up.
         public var hashDigest: UInt64 {
             var digest = wordDigest(name, continuing: UInt64(system.ordinal))
             for value in group { digest = wordDigest(value, continuing: digest) }

@@ -23,7 +23,7 @@ public struct SessionKey: DigestHashable, Comparable, Sendable {
         }
     }
 
-    /// A word-wise digest of the id's bytes and the system (``EventModel/DigestHashable``):
+    /// A word-wise digest of the id's bytes and the system (`DigestHashable`):
     /// every record looks its life up.
     public var hashDigest: UInt64 { wordDigest(id, continuing: UInt64(system.ordinal)) }
 

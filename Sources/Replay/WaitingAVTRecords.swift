@@ -3,18 +3,18 @@ import EventModel
 /// The OpenAVT records a life has taken and not replayed yet, back to back in one byte buffer.
 ///
 /// Records come in time order from thousands of instruments at once, and a life replays the
-/// ones that wait in a burst. Kept as ``EventModel/AVTRecord`` values, each record's packed
+/// ones that wait in a burst. Kept as `AVTRecord` values, each record's packed
 /// attributes were a heap object of its own, which the burst's first touch found out of the
 /// cache; here a life's waiting records lie together and the burst reads them in order.
 ///
 /// An entry is a fixed ``Header`` followed by the packed attributes' bytes
-/// (``EventModel/PackedAttributes/withPackedBytes(_:)``). Each action name is looked up once a
+/// (`PackedAttributes/withPackedBytes(_:)`). Each action name is looked up once a
 /// burst (``Action/named(_:)``), not once a record.
 struct WaitingAVTRecords {
     private var bytes: [UInt8] = []
     /// The actions met since the log was last emptied, in order of first use.
     private var actions: [Action] = []
-    /// The words of each action's name as the records carried it (``EventModel/StringWords``):
+    /// The words of each action's name as the records carried it (`StringWords`):
     /// the decoder makes each name once, so the same name is mostly the same words.
     private var actionNames: [StringWords] = []
     /// The index of the last action appended: most records repeat their instrument's last one.
@@ -57,7 +57,7 @@ struct WaitingAVTRecords {
     /// hundred-odd bytes.
     private static let initialCapacity = 2048
 
-    /// Appends a record (its tracker in ``EventModel/AVTRecord/trackerRange``).
+    /// Appends a record (its tracker in `AVTRecord/trackerRange`).
     mutating func append(_ record: borrowing AVTRecord) {
         if bytes.isEmpty { bytes.reserveCapacity(Self.initialCapacity) }
         let action = actionIndex(of: record.action)

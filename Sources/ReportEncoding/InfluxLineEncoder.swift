@@ -45,7 +45,7 @@ public struct InfluxLineEncoder: Sendable {
     /// The longest string field value InfluxDB stores, in UTF-8 bytes.
     public static let maxStringBytes = 65_535
 
-    /// Field keys escaped before, found by their strings' words (``EventModel/StringWords``):
+    /// Field keys escaped before, found by their strings' words (`StringWords`):
     /// the metrics have a handful of names, written in code and so shared. The keys are kept
     /// so that their words stay theirs.
     private var escapedKeys: [String] = []

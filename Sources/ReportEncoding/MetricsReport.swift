@@ -286,7 +286,7 @@ private struct GraphitePaths {
     private var sources: [Source] = []
     /// Per source, the line of each metric name: a source has a handful of names, which a
     /// scan finds faster than hashing them. Names are compared by their strings' words first
-    /// (``EventModel/StringWords``): a metric's name is written in code, one string for all of
+    /// (`StringWords`): a metric's name is written in code, one string for all of
     /// its points.
     private var lineByName: [[(name: String, words: StringWords, line: Int)]] = []
     /// Per source, its encoded nodes, once a line of it is written.
