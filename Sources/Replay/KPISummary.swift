@@ -23,8 +23,12 @@ public struct KPISummary: Sendable {
     private var groupIndex: [[String]: Int] = [:]
     /// The `all` row of each group, by group index.
     private var totals: [KPIs] = []
-    /// Every playback's first and last record time, by group index, for the peak of concurrent playbacks.
+    /// Every playback's first and last record time, by group index, for the peak of concurrent
+    /// playbacks (none without ``keepsPlaybackSpans``).
     private var playbackSpans: [[(first: Int64, last: Int64)]] = []
+    /// Whether the spans of `concurrent_peak` are kept: 16 bytes a playback, which a summary
+    /// whose peaks are never shown (the page's breakdowns) does without.
+    public let keepsPlaybackSpans: Bool
     /// Where the buckets still open begin: a bucket that ends after this time may still get
     /// rows (a run that leaves lives open for the next one); `nil` when every bucket is whole.
     public var openFrom: Timestamp?
@@ -35,10 +39,12 @@ public struct KPISummary: Sendable {
         var group: Int
     }
 
-    /// A summary with buckets of `bucket` milliseconds, split by `groupBy`.
-    public init(bucket: Int64, groupBy: GroupBy = .none) {
+    /// A summary with buckets of `bucket` milliseconds, split by `groupBy`; without
+    /// `keepsPlaybackSpans`, its rows' `peakConcurrent` is 0.
+    public init(bucket: Int64, groupBy: GroupBy = .none, keepsPlaybackSpans: Bool = true) {
         self.bucket = bucket
         self.groupBy = groupBy
+        self.keepsPlaybackSpans = keepsPlaybackSpans
         // Without dimensions there is always an `all` row, even for an empty input.
         if groupBy.keys.isEmpty { _ = group(of: []) }
     }
@@ -50,7 +56,9 @@ public struct KPISummary: Sendable {
             buckets[BucketKey(start: bucketStart(playback.firstTimestamp), group: group), default: KPIs()]
                 .add(playback)
             totals[group].add(playback)
-            playbackSpans[group].append((playback.firstTimestamp.milliseconds, playback.lastTimestamp.milliseconds))
+            if keepsPlaybackSpans {
+                playbackSpans[group].append((playback.firstTimestamp.milliseconds, playback.lastTimestamp.milliseconds))
+            }
         }
         for session in report.vpSessions {
             let group = group(of: groupBy.values(of: session))
@@ -68,7 +76,7 @@ public struct KPISummary: Sendable {
             let group = group(of: values)
             groupOfOther.append(group)
             totals[group].merge(other.totals[index])
-            playbackSpans[group].append(contentsOf: other.playbackSpans[index])
+            if keepsPlaybackSpans { playbackSpans[group].append(contentsOf: other.playbackSpans[index]) }
         }
         for (key, kpis) in other.buckets {
             buckets[BucketKey(start: key.start, group: groupOfOther[key.group]), default: KPIs()].merge(kpis)
@@ -196,7 +204,7 @@ public struct KPISummary: Sendable {
     public var carried: KPISummary? {
         guard let openFrom else { return nil }
         let firstOpen = openFrom.bucketStart(length: bucket).milliseconds
-        var carried = KPISummary(bucket: bucket, groupBy: groupBy)
+        var carried = KPISummary(bucket: bucket, groupBy: groupBy, keepsPlaybackSpans: keepsPlaybackSpans)
         for (key, kpis) in buckets where key.start >= firstOpen {
             let group = carried.group(of: groups[key.group])
             carried.buckets[BucketKey(start: key.start, group: group), default: KPIs()].merge(kpis)

@@ -86,7 +86,7 @@ package final class ReportSet {
         summaryPath = path("summary.csv")
         summary = KPISummary(bucket: bucket, groupBy: groupBy)
         pageSummary = groupBy.keys.isEmpty ? nil : KPISummary(bucket: bucket)
-        breakdowns = groupBy.keys.map { KPISummary(bucket: bucket, groupBy: GroupBy([$0])) }
+        breakdowns = groupBy.keys.map { KPISummary(bucket: bucket, groupBy: GroupBy([$0]), keepsPlaybackSpans: false) }
         htmlPath = path("report.html")
         aggregatesPath = path("aggregates.csv")
         aggregates = MetricAggregates(bucket: bucket, groupBy: groupBy)

@@ -80,6 +80,25 @@ struct KPISummaryTests {
         #expect(rows.map(\.peakConcurrent) == [3, 2, 3])
     }
 
+    @Test func aSummaryWithoutSpansKeepsTheKPIsButNoPeak() {
+        let records = [
+            record(0, "MediaRequest", "a"), record(1_000, "Start", "a"), record(10_000, "End", "a"),
+            record(5_000, "MediaRequest", "b"), record(6_000, "Start", "b"), record(20_000, "End", "b"),
+        ]
+        var spanless = KPISummary(bucket: 3_600_000, keepsPlaybackSpans: false)
+        for report in CollectedReplay(lines: records.map(Record.avt)).reports { spanless.add(report) }
+        let full = summary(records)
+        #expect(spanless.rows.map(\.kpis.views) == full.rows.map(\.kpis.views))
+        #expect(spanless.rows.map(\.kpis.startupSum) == full.rows.map(\.kpis.startupSum))
+        #expect(full.rows.map(\.peakConcurrent) == [2, 2])
+        #expect(spanless.rows.map(\.peakConcurrent) == [0, 0])
+        #expect(spanless.state.groups.allSatisfy { $0.playbackSpans.isEmpty })
+        // Merged into, it keeps none either.
+        spanless.merge(full)
+        #expect(spanless.state.groups.allSatisfy { $0.playbackSpans.isEmpty })
+        #expect(spanless.rows.last?.kpis.views == 4)
+    }
+
     @Test func percentilesComeFromASketchWithinOnePercent() {
         var records: [AVTRecord] = []
         for index in 0..<200 {
