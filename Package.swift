@@ -93,12 +93,6 @@ let package = Package(
         // at 1M records and 19% at 5M, peak memory within 2%.
         .executableTarget(
             name: "avt-replay", dependencies: ["ReplayCLI"], linkerSettings: [.linkedLibrary("jemalloc")]),
-        .executableTarget(
-            name: "avt-loggen",
-            dependencies: [
-                "EventModel", "EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
         .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Marconi", "Replay"]),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
         .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),

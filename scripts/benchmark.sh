@@ -87,8 +87,8 @@ scratch=.build-bench
 # (docs/performance.md): start-up links fewer libraries, and the runtime's entry points
 # (every retain and release) are direct calls instead of calls through the PLT.
 build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch")
-log "building avt-loggen and avt-replay (${build[*]:2})"
-"${build[@]}" --product avt-loggen >&2
+log "building avt-loggen (Tools) and avt-replay (${build[*]:2})"
+loggen=$(scripts/loggen.sh release)
 "${build[@]}" --product avt-replay >&2
 bin=$("${build[@]}" --show-bin-path)
 
@@ -98,7 +98,7 @@ if [[ ! -f $corpus/corpus.info ]]; then
     log "generating $records records in $files files into $corpus"
     rm -rf "$corpus" "$corpus.tmp"
     mkdir -p "$corpus.tmp"
-    "$bin/avt-loggen" --records "$records" --seed "$seed" --files "$files" --out "$corpus.tmp" 2>"$corpus.tmp/loggen.txt"
+    "$loggen" --records "$records" --seed "$seed" --files "$files" --out "$corpus.tmp" 2>"$corpus.tmp/loggen.txt"
     cat "$corpus.tmp/loggen.txt" >&2
     uncompressed=$(cat "$corpus.tmp"/*.jsonl | wc -c)
     pigz -n -p "$(nproc)" "$corpus.tmp"/*.jsonl

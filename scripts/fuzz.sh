@@ -4,15 +4,15 @@
 #
 #   scripts/fuzz.sh [decoder|reader|all] [SECONDS]      (default: all, 60 s per target)
 #
-#   decoder  RecordDecoder (JSON through simdjson): Fuzz/DecoderFuzz.swift
-#   reader   LineReader (plain and gzip input, line limits, refills): Fuzz/ReaderFuzz.swift
+#   decoder  RecordDecoder (JSON through simdjson): Tools/Fuzz/DecoderFuzz.swift
+#   reader   LineReader (plain and gzip input, line limits, refills): Tools/Fuzz/ReaderFuzz.swift
 #
 # Each target is built outside SwiftPM (the fuzz entry point must not be an executable
 # target's renamed `main`): the CSimdjson shim with clang++ -fsanitize=fuzzer-no-link,address,
 # EventModel as a module, then the EventLog sources and the entry file as one executable
 # with swiftc -sanitize=fuzzer,address -parse-as-library. Everything goes to
 # $FUZZ_DIR (default .build-fuzz/, git-ignored): binaries, the growing corpus
-# (seeded from Fuzz/corpus/<target>/, which is only read) and crash artifacts.
+# (seeded from Tools/Fuzz/corpus/<target>/, which is only read) and crash artifacts.
 #
 # Exits 1 when a target finds a crash (printing the artifact and the command that
 # reproduces it), 2 on a usage or build error. Extra libFuzzer flags: FUZZ_FLAGS="-jobs=2 ...".
@@ -59,8 +59,8 @@ SWIFTC=${SWIFTC:-swiftc}
 build() {
     local target=$1 entry binary
     case "$target" in
-    decoder) entry=Fuzz/DecoderFuzz.swift ;;
-    reader) entry=Fuzz/ReaderFuzz.swift ;;
+    decoder) entry=Tools/Fuzz/DecoderFuzz.swift ;;
+    reader) entry=Tools/Fuzz/ReaderFuzz.swift ;;
     esac
     binary=$BUILD/$target-fuzz
 
@@ -94,7 +94,7 @@ EOF
     # The EventLog sources and the entry point, one executable.
     echo "fuzz.sh: building $binary" >&2
     "$SWIFTC" -parse-as-library -module-name EventLog -sanitize=fuzzer,address -g -O \
-        -I "$model" -I Sources/CIsal -I Fuzz/CZlib -Xcc -fmodule-map-file="$BUILD/CSimdjson/module.modulemap" \
+        -I "$model" -I Sources/CIsal -I Tools/Fuzz/CZlib -Xcc -fmodule-map-file="$BUILD/CSimdjson/module.modulemap" \
         Sources/EventLog/*.swift "$entry" "$model/EventModel.o" "$object" \
         -use-ld=lld -lsimdjson -lisal -lz -lstdc++ -o "$binary"
 }
@@ -119,8 +119,8 @@ for target in "${TARGETS[@]}"; do
     # No Swift backtracer: it would catch the harness's abort() before libFuzzer does.
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
         "$binary" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-        -dict=Fuzz/json.dict -print_final_stats=1 -artifact_prefix="$artifacts" \
-        ${FUZZ_FLAGS:-} "$corpus" "Fuzz/corpus/$target" >"$log" 2>&1
+        -dict=Tools/Fuzz/json.dict -print_final_stats=1 -artifact_prefix="$artifacts" \
+        ${FUZZ_FLAGS:-} "$corpus" "Tools/Fuzz/corpus/$target" >"$log" 2>&1
     code=$?
     set -e
     rm -f /dev/shm/avt-replay-reader-fuzz-*  # left behind only when a run crashed

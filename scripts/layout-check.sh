@@ -12,8 +12,7 @@ records=20000
 seed=7
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-swift build -c release --scratch-path .build-gen --product avt-loggen >/dev/null
-loggen=$(swift build -c release --scratch-path .build-gen --show-bin-path)/avt-loggen
+loggen=$(scripts/loggen.sh release)
 failed=0
 
 fail() {

@@ -11,10 +11,10 @@ records=${MEMORY_TEST_RECORDS:-40000}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swift build -c release --product avt-replay >/dev/null
-swift build -c release --product avt-loggen >/dev/null
 bin=$(swift build -c release --show-bin-path)
-"$bin/avt-loggen" --records "$records" --files 24 --out "$work/small" 2>/dev/null
-"$bin/avt-loggen" --records $((records * 10)) --files 240 --out "$work/large" 2>/dev/null
+loggen=$(scripts/loggen.sh)
+"$loggen" --records "$records" --files 24 --out "$work/small" 2>/dev/null
+"$loggen" --records $((records * 10)) --files 240 --out "$work/large" 2>/dev/null
 peak() {
     /usr/bin/time -f "%M" -o "$work/rss" "$bin/avt-replay" --quiet --bucket 1d --out "$work/out-$1" "$work/$1"/*.jsonl
     cat "$work/rss"

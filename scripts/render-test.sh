@@ -86,7 +86,7 @@ scripts/page-check.py "$work/grouped/report.html" --dom "$work/grouped.dom"
 "$replay" --quiet --out "$work/fixture" Tests/Fixtures/kpi-day.jsonl
 load "$work/fixture/report.html" "$work/fixture.dom"
 scripts/page-check.py "$work/fixture/report.html" --dom "$work/fixture.dom"
-"$(swift build --show-bin-path)/avt-loggen" --records 20000 --files 3 --seed 7 --out "$work/generated-logs" >/dev/null
+"$(scripts/loggen.sh)" --records 20000 --files 3 --seed 7 --out "$work/generated-logs" >/dev/null
 "$replay" --quiet --out "$work/generated" --bucket 5m --group-by title "$work/generated-logs"/*.jsonl || true
 load "$work/generated/report.html" "$work/generated.dom"
 scripts/page-check.py "$work/generated/report.html" --dom "$work/generated.dom"

@@ -10,8 +10,8 @@ cd "$(dirname "$0")/.."
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 swift build -c release --product avt-replay >/dev/null
-swift build -c release --product avt-loggen >/dev/null
 bin=$(swift build -c release --show-bin-path)
+loggen=$(scripts/loggen.sh release)
 
 peak() { # label, report folder, then avt-replay's arguments
     local label=$1 out=$2
@@ -34,7 +34,7 @@ peak "a day with 1,000,000 distinct instruments (5 M records, --idle-gap 12h)" o
 # file is open at once. Two lines at a time go to the next file, so one device's records
 # are spread over every file.
 if [ ! -d "$work/hosts-1000" ]; then
-    "$bin/avt-loggen" --records 400000 --files 24 --layout single --out "$work/single" 2>/dev/null
+    "$loggen" --records 400000 --files 24 --layout single --out "$work/single" 2>/dev/null
     mkdir -p "$work/hosts-1000"
     python3 - "$work/single/all.jsonl" "$work/hosts-1000" <<'PY'
 import sys

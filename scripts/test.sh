@@ -9,7 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources
+# The log generator the tests and checks replay, from its own package (Tools/).
+scripts/loggen.sh >/dev/null
+swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources \
+    Tools/Package.swift Tools/Sources
 scripts/memory-test.sh
 swift build --build-tests
 scripts/docs.sh

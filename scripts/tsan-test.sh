@@ -10,10 +10,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swift build --sanitize=thread --scratch-path .build-tsan --product avt-replay >/dev/null
 swift build --product avt-replay >/dev/null
-swift build --product avt-loggen >/dev/null
 tsan=$(swift build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/avt-replay
 bin=$(swift build --show-bin-path)
-"$bin/avt-loggen" --records 20000 --files 3 --late 25 --layout hosts:3 --out "$work/logs" 2>/dev/null
+"$(scripts/loggen.sh)" --records 20000 --files 3 --late 25 --layout hosts:3 --out "$work/logs" 2>/dev/null
 passed=0
 failed=0
 for input in samples "$work/logs"; do

@@ -26,8 +26,9 @@ struct CommandRunner {
         return names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
-    /// The log generator, beside the binary.
-    static let loggen = binary.deletingLastPathComponent().appendingPathComponent("avt-loggen")
+    /// The log generator, from the Tools package's debug build (`scripts/loggen.sh`, which
+    /// `scripts/test.sh` runs before the tests).
+    static let loggen = packageRoot.appendingPathComponent("Tools/.build/debug/avt-loggen")
 
     static func run(
         _ arguments: [String], standardInput: Data? = nil, executable: URL = binary, environment: [String: String] = [:]
