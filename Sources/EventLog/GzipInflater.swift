@@ -10,13 +10,7 @@
     /// checked. Memory is the inflate state (about 85 KiB, the 32 KiB window included),
     /// whatever the file's size.
     final class GzipInflater {
-        /// What one call to ``inflate(into:capacity:inputEnded:)`` did.
-        enum Step {
-            /// This many bytes of output were written (possibly 0: more input is needed).
-            case produced(Int)
-            /// The input ended cleanly after a complete member.
-            case finished
-        }
+        typealias Step = GzipMembers.Step
 
         /// The bytes of ISA-L's inflate state, which an inflater allocates.
         static let stateByteCount = MemoryLayout<inflate_state>.size
@@ -53,17 +47,9 @@
             -> Step
         {
             if betweenMembers {
-                skipZeroPadding()
+                try GzipMembers.skipPadding(&state.pointee.next_in, &state.pointee.avail_in, file: displayName)
                 if needsInput {
                     return inputEnded ? .finished : .produced(0)
-                }
-                // ISA-L waits for a whole header before judging it; bytes that cannot begin a
-                // gzip member are corrupt data at once, not a member cut short.
-                if let next = state.pointee.next_in,
-                    next[0] != 0x1F || (state.pointee.avail_in > 1 && next[1] != 0x8B)
-                {
-                    throw EventLogError(
-                        file: displayName, kind: .corruptGzip, message: "corrupt gzip data (not a gzip member)")
                 }
                 isal_inflate_reset(state)
                 state.pointee.crc_flag = UInt32(ISAL_GZIP)
@@ -89,18 +75,6 @@
                 throw EventLogError(file: displayName, kind: .truncatedGzip, message: "truncated gzip stream")
             }
             return .produced(produced)
-        }
-
-        /// Consumes zero bytes at the start of the pending input.
-        private func skipZeroPadding() {
-            guard let next = state.pointee.next_in else { return }
-            var index = 0
-            let available = Int(state.pointee.avail_in)
-            while index < available && next[index] == 0 {
-                index += 1
-            }
-            state.pointee.next_in = next + index
-            state.pointee.avail_in -= UInt32(index)
         }
 
         /// What an ISA-L inflate error code means.

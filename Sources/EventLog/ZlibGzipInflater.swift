@@ -5,13 +5,7 @@
     /// package builds where ISA-L is absent (`Package.swift`). The same entries and the same
     /// problems, in the same words, as the ISA-L one.
     final class GzipInflater {
-        /// What one call to ``inflate(into:capacity:inputEnded:)`` did.
-        enum Step {
-            /// This many bytes of output were written (possibly 0: more input is needed).
-            case produced(Int)
-            /// The input ended cleanly after a complete member.
-            case finished
-        }
+        typealias Step = GzipMembers.Step
 
         /// The bytes of zlib's stream and its inflate state with the 32 KiB window.
         static let stateByteCount = MemoryLayout<z_stream>.size + 7_168 + 32_768
@@ -50,15 +44,9 @@
             -> Step
         {
             if betweenMembers {
-                skipZeroPadding()
+                try GzipMembers.skipPadding(&stream.pointee.next_in, &stream.pointee.avail_in, file: displayName)
                 if needsInput {
                     return inputEnded ? .finished : .produced(0)
-                }
-                if let next = stream.pointee.next_in,
-                    next[0] != 0x1F || (stream.pointee.avail_in > 1 && next[1] != 0x8B)
-                {
-                    throw EventLogError(
-                        file: displayName, kind: .corruptGzip, message: "corrupt gzip data (not a gzip member)")
                 }
                 inflateReset(stream)
                 betweenMembers = false
@@ -86,18 +74,6 @@
                 throw EventLogError(
                     file: displayName, kind: .corruptGzip, message: "corrupt gzip data (\(message()))")
             }
-        }
-
-        /// Consumes zero bytes at the start of the pending input.
-        private func skipZeroPadding() {
-            guard let next = stream.pointee.next_in else { return }
-            var index = 0
-            let available = Int(stream.pointee.avail_in)
-            while index < available && next[index] == 0 {
-                index += 1
-            }
-            stream.pointee.next_in = next + index
-            stream.pointee.avail_in -= UInt32(index)
         }
 
         /// zlib's message, in the words the ISA-L inflater uses where they mean the same.
