@@ -10,8 +10,9 @@
 public struct AttributeKey: DigestHashable, Comparable, Sendable, RawRepresentable {
     public let rawValue: String
     private let digest: UInt64
-    /// The name's number in ``PackedKeyTable``, 0 when it has none.
-    @usableFromInline let packedNumber: UInt32
+    /// The name's number in `PackedKeyTable`, 0 when it has none: numbers are small and
+    /// never reused, so a module can index a table by them.
+    @usableFromInline package let packedNumber: UInt32
 
     public init(rawValue: String) {
         let digest = fnv1a(rawValue)
@@ -172,34 +173,4 @@ extension AttributeKey {
     public static let adResolutionHeight: AttributeKey = "adResolutionHeight"
     public static let adResolutionWidth: AttributeKey = "adResolutionWidth"
     public static let adSystem: AttributeKey = "adSystem"
-}
-
-// The attributes OpenAVT's core hubs stamp on every event they accept (`HubCore`,
-// `HubCoreAds`). They have the first numbers of `PackedKeyTable`, in this order, so that an
-// event keeps them in fixed slots rather than in its list of attributes.
-extension AttributeKey {
-    /// Their names in slot order: integers, then Booleans, then strings.
-    static let hubStampedNames = [
-        "deltaPlayTime", "countErrors", "countStarts", "accumPauseTime", "accumBufferTime", "accumSeekTime",
-        "countAds",
-        "inPauseBlock", "inSeekBlock", "inBufferBlock", "inPlaybackBlock", "inAdBreakBlock", "inAdBlock",
-        "streamId", "playbackId",
-    ]
-
-    /// How many slots hold integers, from slot 0.
-    @inlinable public static var hubStampIntegerSlots: Int { 7 }
-    /// How many slots hold Booleans, after the integers'.
-    @inlinable public static var hubStampFlagSlots: Int { 6 }
-    /// How many slots in all: the strings' are the last.
-    @inlinable public static var hubStampSlots: Int { 15 }
-
-    /// The slot an event keeps this attribute in when its value has the slot's type, or `nil`
-    /// when the attribute is not one the core hubs stamp on every event.
-    @inlinable public var hubStampSlot: Int? {
-        let slot = Int(packedNumber) &- 1
-        return slot >= 0 && slot < Self.hubStampSlots ? slot : nil
-    }
-
-    /// The attributes the core hubs stamp on every event, by slot (see ``hubStampSlot``).
-    public static let hubStamped = hubStampedNames.map { AttributeKey(rawValue: $0) }
 }

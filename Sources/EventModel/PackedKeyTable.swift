@@ -7,8 +7,8 @@ import Synchronization
 /// key carries its number, so finding an attribute in packed bytes compares numbers. The
 /// table is bounded, so that memory stays flat whatever the input: names longer than
 /// ``maxNameLength`` bytes, and any name once ``capacity`` are taken, get no number (0) and
-/// are packed by their bytes. Measured: spelling out the names was a third of a waiting
-/// record's memory.
+/// are packed by their bytes. Spelt out, the names would be a third of a waiting record's
+/// memory.
 enum PackedKeyTable {
     /// How many names get a number.
     static let capacity = 4_096
@@ -20,15 +20,6 @@ enum PackedKeyTable {
         /// The names by number, from 1.
         var names: [AttributeKey] = []
 
-        /// The table with the names the core hubs stamp on every event as its first numbers,
-        /// in slot order (see ``AttributeKey/hubStampSlot``).
-        init() {
-            for name in AttributeKey.hubStampedNames {
-                add(name, digest: fnv1a(name))
-            }
-        }
-
-        @discardableResult
         mutating func add(_ name: String, digest: UInt64) -> UInt32 {
             let number = UInt32(names.count + 1)
             numbers[name] = number

@@ -120,14 +120,16 @@ public struct Event: Hashable, Sendable {
     /// another type displaced it to the list.
     @inline(__always)
     mutating func stamp(_ stamp: HubStamp, _ value: AttributeValue) {
-        if !stamps.displaced.contains(stamp.rawValue), stamps.store(value, in: stamp.rawValue) { return }
+        if HubStamp.haveSlots, !stamps.displaced.contains(stamp.rawValue), stamps.store(value, in: stamp.rawValue) {
+            return
+        }
         self[stamp.key] = value
     }
 
     /// Stamps the ids of `ids` that are not `nil`, as ``stamp(_:_:)`` would one by one, but
     /// sharing the object when it can.
     mutating func stamp(ids: consuming HubIDs) {
-        guard stamps.canStore(ids: ids) else {
+        guard HubStamp.haveSlots, stamps.canStore(ids: ids) else {
             if let streamID = ids.streamID { stamp(.streamId, .string(streamID)) }
             if let playbackID = ids.playbackID { stamp(.playbackId, .string(playbackID)) }
             return

@@ -1,18 +1,61 @@
 import EventModel
 
-/// One of the attributes the core hubs stamp, by slot: what ``Event/stamp(_:_:)`` takes, so
-/// that a hub stamps an event without reaching for the attribute's key.
+/// One of the attributes the core hubs stamp on every event they accept, by slot: integers,
+/// then flags, then the two ids. What ``Event/stamp(_:_:)`` takes, so that a hub stamps an
+/// event without reaching for the attribute's key.
 enum HubStamp: Int, CaseIterable {
     case deltaPlayTime, countErrors, countStarts, accumPauseTime, accumBufferTime, accumSeekTime, countAds
     case inPauseBlock, inSeekBlock, inBufferBlock, inPlaybackBlock, inAdBreakBlock, inAdBlock
     case streamId, playbackId
 
+    /// How many slots hold integers, from slot 0.
+    static var integerSlots: Int { 7 }
+    /// How many slots hold Booleans, after the integers'.
+    static var flagSlots: Int { 6 }
+    /// How many slots in all: the ids' are the last.
+    static var slots: Int { 15 }
+
     /// The attribute it stamps.
-    var key: AttributeKey { AttributeKey.hubStamped[rawValue] }
+    var key: AttributeKey { Self.keys[rawValue] }
+
+    /// The attributes, by slot.
+    static let keys: [AttributeKey] = [
+        .deltaPlayTime, .countErrors, .countStarts, .accumPauseTime, .accumBufferTime, .accumSeekTime, .countAds,
+        .inPauseBlock, .inSeekBlock, .inBufferBlock, .inPlaybackBlock, .inAdBreakBlock, .inAdBlock,
+        .streamId, .playbackId,
+    ]
+
+    /// Each attribute's slot by the number its name has in the packed-attribute names
+    /// (`AttributeKey.packedNumber`, small and never reused), -1 for any other number: a key
+    /// finds its slot with one load.
+    fileprivate static let slotByNumber: [Int8] = {
+        let numbers = keys.map { Int($0.packedNumber) }
+        var table = [Int8](repeating: -1, count: (numbers.max() ?? 0) + 1)
+        for (slot, number) in numbers.enumerated() where number != 0 { table[number] = Int8(slot) }
+        return table
+    }()
+
+    /// Whether every stamped attribute has a slot: only not when the table of packed names was
+    /// full before the first event was stamped (thousands of distinct attribute names in the
+    /// first records read); the events then keep the stamps in their list.
+    static let haveSlots = keys.allSatisfy { $0.packedNumber != 0 }
+}
+
+extension AttributeKey {
+    /// The slot an event keeps this attribute in when its value has the slot's type
+    /// (``HubStamp``), or `nil` when the attribute is not one the core hubs stamp.
+    @inline(__always)
+    var hubStampSlot: Int? {
+        let table = HubStamp.slotByNumber
+        let number = Int(packedNumber)
+        guard number < table.count else { return nil }
+        let slot = Int(table[number])
+        return slot >= 0 ? slot : nil
+    }
 }
 
 /// The attributes the core hubs stamp on every event they accept, kept in fixed slots
-/// (``AttributeKey/hubStampSlot``) rather than in the event's list: integers, then flags, then
+/// (``HubStamp``) rather than in the event's list: integers, then flags, then
 /// the two ids, each present or not.
 ///
 /// Setting a slot costs a few stores where the list cost a walk over the keys, an append and
@@ -48,15 +91,15 @@ struct HubStamps: Sendable {
     }
 
     private static var flagSlots: Range<Int> {
-        AttributeKey.hubStampIntegerSlots..<(AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots)
+        HubStamp.integerSlots..<(HubStamp.integerSlots + HubStamp.flagSlots)
     }
-    private static var streamIDSlot: Int { AttributeKey.hubStampSlots - 2 }
-    private static var playbackIDSlot: Int { AttributeKey.hubStampSlots - 1 }
+    private static var streamIDSlot: Int { HubStamp.slots - 2 }
+    private static var playbackIDSlot: Int { HubStamp.slots - 1 }
 
     /// The value in a slot, or `nil` when it holds none.
     subscript(slot: Int) -> AttributeValue? {
         guard present & (1 << slot) != 0 else { return nil }
-        if slot < AttributeKey.hubStampIntegerSlots { return .int(integers[slot]) }
+        if slot < HubStamp.integerSlots { return .int(integers[slot]) }
         if Self.flagSlots.contains(slot) { return .bool(flags & (1 << slot) != 0) }
         return (slot == Self.streamIDSlot ? ids?.streamID : ids?.playbackID).map { .string($0) }
     }
@@ -64,7 +107,7 @@ struct HubStamps: Sendable {
     /// The integer in `slot`, or `nil` when it is not an integer slot or holds none.
     @inline(__always)
     func integer(in slot: Int) -> Int64? {
-        slot < AttributeKey.hubStampIntegerSlots && present & (1 << slot) != 0 ? integers[slot] : nil
+        slot < HubStamp.integerSlots && present & (1 << slot) != 0 ? integers[slot] : nil
     }
 
     /// The Boolean in `slot`, or `nil` when it is not a flag slot or holds none.
@@ -76,7 +119,7 @@ struct HubStamps: Sendable {
     /// The id in `slot`, or `nil` when it is not a string slot or holds none.
     @inline(__always)
     func string(in slot: Int) -> String? {
-        guard slot >= AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots, present & (1 << slot) != 0
+        guard slot >= HubStamp.integerSlots + HubStamp.flagSlots, present & (1 << slot) != 0
         else { return nil }
         return slot == Self.streamIDSlot ? ids?.streamID : ids?.playbackID
     }
@@ -85,7 +128,7 @@ struct HubStamps: Sendable {
     /// not a string slot or holds none.
     @inline(__always)
     func string(in slot: Int, equals text: String?) -> Bool? {
-        guard slot >= AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots, present & (1 << slot) != 0
+        guard slot >= HubStamp.integerSlots + HubStamp.flagSlots, present & (1 << slot) != 0
         else { return nil }
         return slot == Self.streamIDSlot ? ids?.streamID == text : ids?.playbackID == text
     }
@@ -97,11 +140,11 @@ struct HubStamps: Sendable {
         let bit: UInt16 = 1 << slot
         present &= ~bit
         switch value {
-        case .int(let number) where slot < AttributeKey.hubStampIntegerSlots:
+        case .int(let number) where slot < HubStamp.integerSlots:
             integers[slot] = number
         case .bool(let flag) where Self.flagSlots.contains(slot):
             if flag { flags |= bit } else { flags &= ~bit }
-        case .string(let id) where slot >= AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots:
+        case .string(let id) where slot >= HubStamp.integerSlots + HubStamp.flagSlots:
             // A new object: the one held may be shared with other events.
             ids =
                 slot == Self.streamIDSlot
@@ -133,8 +176,8 @@ struct HubStamps: Sendable {
 
     /// Adds the attributes held to `attributes`.
     func add(to attributes: inout Attributes) {
-        for slot in 0..<AttributeKey.hubStampSlots {
-            if let value = self[slot] { attributes[AttributeKey.hubStamped[slot]] = value }
+        for slot in 0..<HubStamp.slots {
+            if let value = self[slot] { attributes[HubStamp.keys[slot]] = value }
         }
     }
 }

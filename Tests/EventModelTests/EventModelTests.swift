@@ -14,17 +14,6 @@ struct TimestampTests {
 }
 
 struct AttributeKeyTests {
-    @Test func theAttributesTheHubsStampHaveTheFirstSlots() {
-        #expect(AttributeKey.hubStamped.count == AttributeKey.hubStampSlots)
-        #expect(AttributeKey.hubStamped.enumerated().allSatisfy { $0.element.hubStampSlot == $0.offset })
-        #expect(AttributeKey.hubStamped[AttributeKey.hubStampIntegerSlots - 1] == .countAds)
-        #expect(AttributeKey.hubStamped[AttributeKey.hubStampIntegerSlots] == .inPauseBlock)
-        #expect(
-            AttributeKey.hubStamped[AttributeKey.hubStampIntegerSlots + AttributeKey.hubStampFlagSlots] == .streamId)
-        #expect(AttributeKey.position.hubStampSlot == nil)
-        #expect(AttributeKey("a-custom-name").hubStampSlot == nil)
-    }
-
     @Test func keysAreEqualByNameAndHashAlike() {
         let built = AttributeKey("timeSince" + "BufferBegin")
         #expect(built == Action.bufferBegin.timeAttribute)

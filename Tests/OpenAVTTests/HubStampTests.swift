@@ -6,11 +6,18 @@ import Testing
 @Suite("hub stamps")
 struct HubStampTests {
     @Test func eachStampIsItsAttributesSlot() {
-        #expect(HubStamp.allCases.count == AttributeKey.hubStampSlots)
+        #expect(HubStamp.allCases.count == HubStamp.slots)
+        #expect(HubStamp.haveSlots)
         for stamp in HubStamp.allCases {
             #expect(stamp.key.hubStampSlot == stamp.rawValue)
             #expect(stamp.key.rawValue == "\(stamp)")
         }
+        #expect(HubStamp.keys[HubStamp.integerSlots - 1] == .countAds)
+        #expect(HubStamp.keys[HubStamp.integerSlots] == .inPauseBlock)
+        #expect(HubStamp.keys[HubStamp.integerSlots + HubStamp.flagSlots] == .streamId)
+        #expect(AttributeKey.position.hubStampSlot == nil)
+        #expect(AttributeKey("a-custom-name").hubStampSlot == nil)
+        #expect(AttributeKey("a-name-\(String(repeating: "x", count: 100))").hubStampSlot == nil)
     }
 
     @Test func aStampSetsTheAttributeWhereverItIsKept() {
