@@ -187,6 +187,37 @@ struct BadInputTests {
         #expect(sessions.contains(#"a,n,a:9000:v1,"{""zone"":""eu""}",9000,9500,completed,200,"#), "\(sessions)")
     }
 
+    /// When the first records read take every attribute-name number before the first event is
+    /// stamped, the stamped attributes have no slots (`HubStamp.haveSlots`), and events keep
+    /// them in their list: the playback's row is the same as without those records.
+    @Test func stampsWithoutSlotsGiveTheSameRows() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let names = (0..<4_200).map {
+            #"{"type":"vp","ts":\#(1000 + $0),"app":"a","name":"n","action":"open","attrs":{"k\#($0)":1}}"#
+        }
+        let playback = [
+            (3_600_000, "MediaRequest"), (3_600_500, "StreamLoad"), (3_601_000, "Start"), (3_605_000, "PauseBegin"),
+            (3_607_000, "PauseFinish"), (3_610_000, "BufferBegin"), (3_611_500, "BufferFinish"), (3_620_000, "End"),
+        ].map { #"{"ts":\#($0.0),"instrument":"i","tracker":0,"action":"\#($0.1)","attrs":{"duration":60000}}"# }
+        var playbacks: [String] = []
+        var traces: [[Substring]] = []
+        for (name, lines) in [("with-names.jsonl", names + playback), ("alone.jsonl", playback)] {
+            let log = folder.appendingPathComponent(name)
+            try Data(lines.joined(separator: "\n").utf8).write(to: log)
+            let out = folder.appendingPathComponent("out-" + name)
+            let result = try CommandRunner.run(["--trace", "--out", out.path, log.path])
+            #expect(result.status == 0, "\(result.standardError)")
+            playbacks.append(try String(contentsOf: out.appendingPathComponent("playbacks.csv"), encoding: .utf8))
+            let trace = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8)
+            traces.append(trace.split(separator: "\n").filter { $0.contains(#""instrument":"i""#) })
+        }
+        #expect(playbacks[0] == playbacks[1])
+        #expect(playbacks[1].contains("\ni,0,i:3600000:p1,i:3600000:s1,3600000,3620000,"), "\(playbacks[1])")
+        #expect(traces[0] == traces[1])
+        #expect(traces[1].count == playback.count)
+    }
+
     /// The report files of a folder (temporary files left by a killed run not included).
     /// The reports of a folder and their bytes: not `run.json`, which every run writes, nor the
     /// temporary files a killed run leaves.
