@@ -4,8 +4,8 @@ import EventModel
 /// records (an instrument id, an action, a title, an attribute name) is built once.
 ///
 /// Direct-mapped by a digest of the bytes: a look-up is an array index and a comparison of
-/// bytes; a miss replaces the entry. Measured: making a `String` (and an attribute key's
-/// digest) for every name and value was about a tenth of a replay's instructions.
+/// bytes; a miss replaces the entry. Making a `String` (and an attribute key's digest) for
+/// every name and value would be about a tenth of a replay's instructions.
 final class TextCache {
     private static let slots = 4_096
     private var strings: [CachedString?]
