@@ -1,5 +1,5 @@
 /// The version of avt-replay, as `--version`, `avt-replay version` and `run.json` give it.
-package enum AvtReplayVersion {
+public enum AvtReplayVersion {
     /// The release this source is, or will be: `CHANGELOG.md`'s newest heading.
-    package static let current = "0.9.0"
+    public static let current = "0.9.0"
 }

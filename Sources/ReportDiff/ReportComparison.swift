@@ -18,14 +18,14 @@
 /// let comparison = ReportComparison(before: try ReportFiles(folder: "reports"), after: try ReportFiles(folder: "new"))
 /// if !comparison.isEmpty { print(comparison.text(maxDifferencesPerFile: 5)) }
 /// ```
-package struct ReportComparison: Sendable {
+public struct ReportComparison: Sendable {
     /// The files compared (present in either set), in ``ReportFile`` order.
-    package let comparedFiles: [String]
+    public let comparedFiles: [String]
     /// The files that differ, in the same order, each with its differences.
-    package let files: [FileDifferences]
+    public let files: [FileDifferences]
 
     /// Compares two report sets: `before` (the expected one) with `after`.
-    package init(before: ReportFiles, after: ReportFiles) {
+    public init(before: ReportFiles, after: ReportFiles) {
         var compared: [String] = []
         var files: [FileDifferences] = []
         for file in ReportFile.allCases {
@@ -49,10 +49,10 @@ package struct ReportComparison: Sendable {
     }
 
     /// Whether the two sets are the same.
-    package var isEmpty: Bool { files.isEmpty }
+    public var isEmpty: Bool { files.isEmpty }
 
     /// How many differences there are in all.
-    package var differenceCount: Int { files.reduce(0) { $0 + $1.differences.count } }
+    public var differenceCount: Int { files.reduce(0) { $0 + $1.differences.count } }
 
     private static func differences(_ file: ReportFile, before: [UInt8], after: [UInt8]) -> [ReportDifference] {
         let found: [ReportDifference]?

@@ -4,9 +4,9 @@
 /// "Before" is the first set (the expected reports of a check), "after" the second (the
 /// replay's): a ``Change/new`` subject is only in the second set, a ``Change/missing`` one only
 /// in the first.
-package struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
+public struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
     /// How the subject differs.
-    package enum Change: Sendable, Hashable {
+    public enum Change: Sendable, Hashable {
         /// Only in the second set.
         case new
         /// Only in the first set.
@@ -20,17 +20,17 @@ package struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What differs: `playback P of instrument I`, `column C`, `file`, ...
-    package var subject: String
-    package var change: Change
+    public var subject: String
+    public var change: Change
 
-    package init(subject: String, change: Change) {
+    public init(subject: String, change: Change) {
         self.subject = subject
         self.change = change
     }
 
     /// `playback P of instrument I: start_time_ms 1100 → 1250`, `new playback ...`,
     /// `missing playback ...`.
-    package var description: String {
+    public var description: String {
         switch change {
         case .new: return "new \(subject)"
         case .missing: return "missing \(subject)"
@@ -43,15 +43,15 @@ package struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One value that differs: a column, an attribute, a metric, a field.
-package struct ValueChange: Sendable, Hashable, CustomStringConvertible {
+public struct ValueChange: Sendable, Hashable, CustomStringConvertible {
     /// `start_time_ms`, `attribute timeSinceMediaRequest`, `metric StartTime`, `ts`, ...
-    package var name: String
+    public var name: String
     /// The value in the first set, as written; nil where it has none.
-    package var before: String?
+    public var before: String?
     /// The value in the second set, as written; nil where it has none.
-    package var after: String?
+    public var after: String?
 
-    package init(name: String, before: String?, after: String?) {
+    public init(name: String, before: String?, after: String?) {
         self.name = name
         self.before = before
         self.after = after
@@ -59,7 +59,7 @@ package struct ValueChange: Sendable, Hashable, CustomStringConvertible {
 
     /// `start_time_ms 1100 → 1250`; an empty value shows as `(empty)`, a value that is not
     /// there as `(absent)`.
-    package var description: String {
+    public var description: String {
         "\(name) \(Self.show(before)) → \(Self.show(after))"
     }
 

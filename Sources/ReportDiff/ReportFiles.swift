@@ -1,12 +1,12 @@
 import Foundation
 
 /// The report files of one set, by name: read from a report folder, or made in memory.
-package struct ReportFiles: Sendable {
+public struct ReportFiles: Sendable {
     /// Each report file present, by name (``ReportFile/name``), with its bytes.
-    package var contents: [String: [UInt8]]
+    public var contents: [String: [UInt8]]
 
     /// A set made of these files; names that are not report files are never compared.
-    package init(_ contents: [String: [UInt8]]) {
+    public init(_ contents: [String: [UInt8]]) {
         self.contents = contents
     }
 
@@ -14,7 +14,7 @@ package struct ReportFiles: Sendable {
     ///
     /// - Throws: ``ReportFolderError`` when the folder is missing or not a folder, or a
     ///   report file in it cannot be read.
-    package init(folder: String) throws(ReportFolderError) {
+    public init(folder: String) throws(ReportFolderError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw ReportFolderError(path: folder, reason: "no such folder")
@@ -33,13 +33,13 @@ package struct ReportFiles: Sendable {
     }
 
     /// The bytes of `file`, or nil when the set has none.
-    package subscript(file: ReportFile) -> [UInt8]? { contents[file.name] }
+    public subscript(file: ReportFile) -> [UInt8]? { contents[file.name] }
 }
 
 /// A report folder, or a file in it, that could not be read.
-package struct ReportFolderError: Error, Sendable, CustomStringConvertible {
-    package var path: String
-    package var reason: String
+public struct ReportFolderError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
 
-    package var description: String { "\(path): \(reason)" }
+    public var description: String { "\(path): \(reason)" }
 }
