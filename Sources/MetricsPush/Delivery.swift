@@ -1,5 +1,5 @@
 /// What became of one batch sent to a server.
-public enum Delivery: Hashable, Sendable {
+package enum Delivery: Hashable, Sendable {
     /// The server took it.
     case delivered
     /// It did not arrive (no connection, a timeout, a 5xx): worth sending again later.

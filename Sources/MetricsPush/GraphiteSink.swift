@@ -4,16 +4,16 @@ import Foundation
 ///
 /// A batch is delivered when every byte was written and the connection closed cleanly;
 /// anything else is `unreachable` (carbon never answers, so nothing is ever `refused`).
-public struct GraphiteSink: MetricsSink {
-    public let name = "graphite"
-    public let host: String
-    public let port: UInt16
-    public let timeout: TimeInterval
+package struct GraphiteSink: MetricsSink {
+    package let name = "graphite"
+    package let host: String
+    package let port: UInt16
+    package let timeout: TimeInterval
 
     /// - Parameters:
     ///   - address: `HOST:PORT`, e.g. `127.0.0.1:2003`.
     ///   - timeout: how long a connection or a write may take, in seconds.
-    public init?(address: String, timeout: TimeInterval = 30) {
+    package init?(address: String, timeout: TimeInterval = 30) {
         guard let colon = address.lastIndex(of: ":"), let port = UInt16(address[address.index(after: colon)...]),
             colon > address.startIndex
         else { return nil }
@@ -22,7 +22,7 @@ public struct GraphiteSink: MetricsSink {
         self.timeout = timeout
     }
 
-    public func send(_ batch: [UInt8]) -> Delivery {
+    package func send(_ batch: [UInt8]) -> Delivery {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var found: UnsafeMutablePointer<addrinfo>?

@@ -11,32 +11,32 @@ import Foundation
 ///
 /// A 2xx is a delivery; a 5xx or no answer is `unreachable`; any other answer is `refused`,
 /// with InfluxDB's error message (for a partial write it names the lines it dropped).
-public struct InfluxSink: MetricsSink {
-    public let name = "influx"
+package struct InfluxSink: MetricsSink {
+    package let name = "influx"
     /// The write URL, with `precision=ns` added when it has no precision.
-    public let url: URL
+    package let url: URL
     /// The value of the `Authorization` header, if any.
     private let authorization: String?
-    public let timeout: TimeInterval
+    package let timeout: TimeInterval
 
     /// What a write URL is not.
-    public struct AddressError: Error, CustomStringConvertible {
-        public var description: String
+    package struct AddressError: Error, CustomStringConvertible {
+        package var description: String
 
-        public init(description: String) {
+        package init(description: String) {
             self.description = description
         }
     }
 
     /// The API a write URL speaks.
-    public enum API: Sendable {
+    package enum API: Sendable {
         /// InfluxDB 1.x: `/write?db=...`.
         case v1
         /// InfluxDB 2.x and 3.x: `/api/v2/write?org=...&bucket=...`.
         case v2
     }
 
-    public let api: API
+    package let api: API
 
     /// - Parameters:
     ///   - url: a 1.x write URL (`http://127.0.0.1:8086/write?db=telemetry`, optionally `rp=` and
@@ -46,7 +46,7 @@ public struct InfluxSink: MetricsSink {
     ///     password (`user:password@`, `p=`) or a token is refused, so that it cannot end up in a
     ///     shell history or a process list.
     ///   - timeout: how long a request may take, in seconds.
-    public init(url: String, secret: String? = nil, timeout: TimeInterval = 30) throws(AddressError) {
+    package init(url: String, secret: String? = nil, timeout: TimeInterval = 30) throws(AddressError) {
         guard var components = URLComponents(string: url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
         else {
@@ -106,7 +106,7 @@ public struct InfluxSink: MetricsSink {
         self.timeout = timeout
     }
 
-    public func send(_ batch: [UInt8]) -> Delivery {
+    package func send(_ batch: [UInt8]) -> Delivery {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"
         if let compressed = GzipBody.compress(batch) {

@@ -2,7 +2,7 @@
 ///
 /// ### Implementation requirements
 /// `send` blocks until the server answered or a timeout passed; it never throws.
-public protocol MetricsSink {
+package protocol MetricsSink {
     /// Where it sends, for messages and spool file names (`influx`, `graphite`).
     var name: String { get }
     /// Sends one batch.

@@ -11,42 +11,42 @@ import Foundation
 /// so the lines it took are not doubled). A spooled batch leaves the spool only when
 /// delivered. A batch neither delivered nor kept (the spool could not be written) is lost, and
 /// said so, with the reason.
-public struct Pusher {
-    public let sink: any MetricsSink
-    public let spool: Spool
-    public var attempts = 3
-    public var backoff: Duration = .milliseconds(200)
+package struct Pusher {
+    package let sink: any MetricsSink
+    package let spool: Spool
+    package var attempts = 3
+    package var backoff: Duration = .milliseconds(200)
     /// How to wait between tries: the command passes a real sleep, tests record the waits.
-    public var wait: (Duration) -> Void
+    package var wait: (Duration) -> Void
 
-    public init(sink: any MetricsSink, spool: Spool, wait: @escaping (Duration) -> Void) {
+    package init(sink: any MetricsSink, spool: Spool, wait: @escaping (Duration) -> Void) {
         self.sink = sink
         self.spool = spool
         self.wait = wait
     }
 
     /// What happened to the batches of one push.
-    public struct Outcome: Hashable, Sendable {
-        public var delivered = 0
+    package struct Outcome: Hashable, Sendable {
+        package var delivered = 0
         /// New batches kept in the spool because the server was unreachable.
-        public var spooled = 0
+        package var spooled = 0
         /// Why the server was unreachable, when it was.
-        public var unreachable: String?
+        package var unreachable: String?
         /// The server's answer to each batch it refused (new or from the spool), with the lines it
         /// names; the batches stay in the spool.
-        public var refused: [String] = []
+        package var refused: [String] = []
         /// Batches from the spool that were delivered and removed.
-        public var flushed = 0
+        package var flushed = 0
         /// Batches neither delivered nor kept, each with why it could not be kept.
-        public var lost: [String] = []
-        public init() {}
+        package var lost: [String] = []
+        package init() {}
 
         /// Whether every batch, new or spooled, reached the server.
-        public var deliveredEverything: Bool { spooled == 0 && refused.isEmpty && lost.isEmpty }
+        package var deliveredEverything: Bool { spooled == 0 && refused.isEmpty && lost.isEmpty }
     }
 
     /// Sends the spooled batches, then `batches`.
-    public func push(_ batches: some Sequence<[UInt8]>) -> Outcome {
+    package func push(_ batches: some Sequence<[UInt8]>) -> Outcome {
         var outcome = Outcome()
         for path in spool.pending(for: sink.name) {
             guard outcome.unreachable == nil, let data = FileManager.default.contents(atPath: path) else { break }
@@ -107,18 +107,18 @@ public struct Pusher {
 }
 
 /// Splits a file's lines into batches of at most `lines` lines, each ending in a line feed.
-public struct LineBatches: Sequence, IteratorProtocol {
+package struct LineBatches: Sequence, IteratorProtocol {
     private let handle: FileHandle?
     private let lines: Int
     private var pending: [UInt8] = []
     private var finished = false
 
-    public init(path: String, lines: Int = 5_000) {
+    package init(path: String, lines: Int = 5_000) {
         handle = FileHandle(forReadingAtPath: path)
         self.lines = lines
     }
 
-    public mutating func next() -> [UInt8]? {
+    package mutating func next() -> [UInt8]? {
         guard let handle else { return nil }
         while !finished {
             var count = 0

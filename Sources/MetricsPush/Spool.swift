@@ -5,15 +5,15 @@ import Foundation
 /// One file per batch, `<sequence>.<sink>` (`00000003.influx`), written whole or not at all
 /// (a temporary name, then a rename), sent again in sequence order, and removed only after
 /// the server accepted it: nothing is dropped, and nothing is sent twice on purpose.
-public struct Spool {
-    public let directory: String
+package struct Spool {
+    package let directory: String
 
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// The batches waiting for a sink, oldest first.
-    public func pending(for sink: String) -> [String] {
+    package func pending(for sink: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.filter { $0.hasSuffix("." + sink) }.sorted().map {
             (directory as NSString).appendingPathComponent($0)
@@ -21,15 +21,15 @@ public struct Spool {
     }
 
     /// A batch that could not be kept, and why.
-    public struct KeepError: Error, CustomStringConvertible {
-        public var path: String
-        public var reason: String
-        public var description: String { "cannot keep a batch in \(path): \(reason)" }
+    package struct KeepError: Error, CustomStringConvertible {
+        package var path: String
+        package var reason: String
+        package var description: String { "cannot keep a batch in \(path): \(reason)" }
     }
 
     /// Keeps a batch for a sink; returns its file. The batch counts as kept only once its file
     /// is written, flushed to disk and renamed into place, and the folder flushed too.
-    public func keep(_ batch: [UInt8], for sink: String) throws(KeepError) -> String {
+    package func keep(_ batch: [UInt8], for sink: String) throws(KeepError) -> String {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -80,7 +80,7 @@ public struct Spool {
     }
 
     /// Forgets a batch the server took.
-    public func remove(_ path: String) {
+    package func remove(_ path: String) {
         unlink(path)
     }
 }

@@ -1,5 +1,5 @@
 /// The version of avt-replay, as `--version`, `avt-replay version` and `run.json` give it.
-public enum AvtReplayVersion {
+package enum AvtReplayVersion {
     /// The release this source is, or will be: `CHANGELOG.md`'s newest heading.
-    public static let current = "0.9.0"
+    package static let current = "0.9.0"
 }

@@ -1,17 +1,17 @@
 /// The differences found in one report file.
-public struct FileDifferences: Sendable, Hashable {
+package struct FileDifferences: Sendable, Hashable {
     /// The file's name, `playbacks.csv` for example.
-    public var file: String
+    package var file: String
     /// Every difference, in the order of the file.
-    public var differences: [ReportDifference]
+    package var differences: [ReportDifference]
 
-    public init(file: String, differences: [ReportDifference]) {
+    package init(file: String, differences: [ReportDifference]) {
         self.file = file
         self.differences = differences
     }
 
     /// `3 differences`; for the metric files `2 lines removed, 1 added`.
-    public var summary: String {
+    package var summary: String {
         if ReportFile(name: file)?.layout == .lines,
             differences.allSatisfy({ $0.change == .new || $0.change == .missing })
         {

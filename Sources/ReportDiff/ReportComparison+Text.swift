@@ -11,7 +11,7 @@ extension ReportComparison {
     ///   ...
     ///   ... and 2 more differences in events.jsonl
     /// ```
-    public func text(maxDifferencesPerFile: Int) -> String {
+    package func text(maxDifferencesPerFile: Int) -> String {
         var lines: [String] = []
         for file in files {
             lines.append("\(file.file): \(file.summary)")

@@ -18,14 +18,14 @@
 /// let comparison = ReportComparison(before: try ReportFiles(folder: "reports"), after: try ReportFiles(folder: "new"))
 /// if !comparison.isEmpty { print(comparison.text(maxDifferencesPerFile: 5)) }
 /// ```
-public struct ReportComparison: Sendable {
+package struct ReportComparison: Sendable {
     /// The files compared (present in either set), in ``ReportFile`` order.
-    public let comparedFiles: [String]
+    package let comparedFiles: [String]
     /// The files that differ, in the same order, each with its differences.
-    public let files: [FileDifferences]
+    package let files: [FileDifferences]
 
     /// Compares two report sets: `before` (the expected one) with `after`.
-    public init(before: ReportFiles, after: ReportFiles) {
+    package init(before: ReportFiles, after: ReportFiles) {
         var compared: [String] = []
         var files: [FileDifferences] = []
         for file in ReportFile.allCases {
@@ -49,10 +49,10 @@ public struct ReportComparison: Sendable {
     }
 
     /// Whether the two sets are the same.
-    public var isEmpty: Bool { files.isEmpty }
+    package var isEmpty: Bool { files.isEmpty }
 
     /// How many differences there are in all.
-    public var differenceCount: Int { files.reduce(0) { $0 + $1.differences.count } }
+    package var differenceCount: Int { files.reduce(0) { $0 + $1.differences.count } }
 
     private static func differences(_ file: ReportFile, before: [UInt8], after: [UInt8]) -> [ReportDifference] {
         let found: [ReportDifference]?

@@ -4,9 +4,9 @@
 /// "Before" is the first set (the expected reports of a check), "after" the second (the
 /// replay's): a ``Change/new`` subject is only in the second set, a ``Change/missing`` one only
 /// in the first.
-public struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
+package struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
     /// How the subject differs.
-    public enum Change: Sendable, Hashable {
+    package enum Change: Sendable, Hashable {
         /// Only in the second set.
         case new
         /// Only in the first set.
@@ -20,17 +20,17 @@ public struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What differs: `playback P of instrument I`, `column C`, `file`, ...
-    public var subject: String
-    public var change: Change
+    package var subject: String
+    package var change: Change
 
-    public init(subject: String, change: Change) {
+    package init(subject: String, change: Change) {
         self.subject = subject
         self.change = change
     }
 
     /// `playback P of instrument I: start_time_ms 1100 → 1250`, `new playback ...`,
     /// `missing playback ...`.
-    public var description: String {
+    package var description: String {
         switch change {
         case .new: return "new \(subject)"
         case .missing: return "missing \(subject)"
@@ -43,15 +43,15 @@ public struct ReportDifference: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One value that differs: a column, an attribute, a metric, a field.
-public struct ValueChange: Sendable, Hashable, CustomStringConvertible {
+package struct ValueChange: Sendable, Hashable, CustomStringConvertible {
     /// `start_time_ms`, `attribute timeSinceMediaRequest`, `metric StartTime`, `ts`, ...
-    public var name: String
+    package var name: String
     /// The value in the first set, as written; nil where it has none.
-    public var before: String?
+    package var before: String?
     /// The value in the second set, as written; nil where it has none.
-    public var after: String?
+    package var after: String?
 
-    public init(name: String, before: String?, after: String?) {
+    package init(name: String, before: String?, after: String?) {
         self.name = name
         self.before = before
         self.after = after
@@ -59,7 +59,7 @@ public struct ValueChange: Sendable, Hashable, CustomStringConvertible {
 
     /// `start_time_ms 1100 → 1250`; an empty value shows as `(empty)`, a value that is not
     /// there as `(absent)`.
-    public var description: String {
+    package var description: String {
         "\(name) \(Self.show(before)) → \(Self.show(after))"
     }
 

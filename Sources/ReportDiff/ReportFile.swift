@@ -3,7 +3,7 @@
 /// Every file a replay writes is compared: a changed reject is a change like a changed
 /// playback. Other files in a report folder (a spool, notes) are not report files and are
 /// left out.
-public enum ReportFile: String, CaseIterable, Sendable {
+package enum ReportFile: String, CaseIterable, Sendable {
     case playbacks = "playbacks.csv"
     case vpSessions = "vp_sessions.csv"
     case marconiItems = "marconi_items.csv"
@@ -16,10 +16,10 @@ public enum ReportFile: String, CaseIterable, Sendable {
     case page = "report.html"
 
     /// The file named `name`, if it is a report file.
-    public init?(name: String) { self.init(rawValue: name) }
+    package init?(name: String) { self.init(rawValue: name) }
 
     /// The file's name in a report folder.
-    public var name: String { rawValue }
+    package var name: String { rawValue }
 
     /// How the file's contents are matched up.
     enum Layout: Equatable {

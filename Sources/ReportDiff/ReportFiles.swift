@@ -1,12 +1,12 @@
 import Foundation
 
 /// The report files of one set, by name: read from a report folder, or made in memory.
-public struct ReportFiles: Sendable {
+package struct ReportFiles: Sendable {
     /// Each report file present, by name (``ReportFile/name``), with its bytes.
-    public var contents: [String: [UInt8]]
+    package var contents: [String: [UInt8]]
 
     /// A set made of these files; names that are not report files are never compared.
-    public init(_ contents: [String: [UInt8]]) {
+    package init(_ contents: [String: [UInt8]]) {
         self.contents = contents
     }
 
@@ -14,7 +14,7 @@ public struct ReportFiles: Sendable {
     ///
     /// - Throws: ``ReportFolderError`` when the folder is missing or not a folder, or a
     ///   report file in it cannot be read.
-    public init(folder: String) throws(ReportFolderError) {
+    package init(folder: String) throws(ReportFolderError) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) else {
             throw ReportFolderError(path: folder, reason: "no such folder")
@@ -33,13 +33,13 @@ public struct ReportFiles: Sendable {
     }
 
     /// The bytes of `file`, or nil when the set has none.
-    public subscript(file: ReportFile) -> [UInt8]? { contents[file.name] }
+    package subscript(file: ReportFile) -> [UInt8]? { contents[file.name] }
 }
 
 /// A report folder, or a file in it, that could not be read.
-public struct ReportFolderError: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
+package struct ReportFolderError: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
 
-    public var description: String { "\(path): \(reason)" }
+    package var description: String { "\(path): \(reason)" }
 }
