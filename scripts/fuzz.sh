@@ -81,19 +81,20 @@ module CSimdjson {
 }
 EOF
 
-    # EventModel, its own module (EventLog imports it).
+    # EventModel, its own module (EventLog imports it). Both compilations name the package, so
+    # that EventLog sees what EventModel shares as `package`.
     local model=$BUILD/EventModel
     mkdir -p "$model"
     if [[ ! -f "$model/EventModel.o" ]] || [[ -n "$(find Sources/EventModel -newer "$model/EventModel.o" -name '*.swift')" ]]; then
         echo "fuzz.sh: compiling EventModel" >&2
-        "$SWIFTC" -parse-as-library -module-name EventModel -sanitize=fuzzer,address -g -O \
+        "$SWIFTC" -parse-as-library -module-name EventModel -package-name avt_replay -sanitize=fuzzer,address -g -O \
             -wmo -emit-module -emit-module-path "$model/EventModel.swiftmodule" \
             -c Sources/EventModel/*.swift -o "$model/EventModel.o"
     fi
 
     # The EventLog sources and the entry point, one executable.
     echo "fuzz.sh: building $binary" >&2
-    "$SWIFTC" -parse-as-library -module-name EventLog -sanitize=fuzzer,address -g -O \
+    "$SWIFTC" -parse-as-library -module-name EventLog -package-name avt_replay -sanitize=fuzzer,address -g -O \
         -I "$model" -I Sources/CIsal -I Tools/Fuzz/CZlib -Xcc -fmodule-map-file="$BUILD/CSimdjson/module.modulemap" \
         Sources/EventLog/*.swift "$entry" "$model/EventModel.o" "$object" \
         -use-ld=lld -lsimdjson -lisal -lz -lstdc++ -o "$binary"
