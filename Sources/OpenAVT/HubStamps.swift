@@ -90,9 +90,10 @@ struct HubStamps: Sendable {
         }
     }
 
-    private static var flagSlots: Range<Int> {
-        HubStamp.integerSlots..<(HubStamp.integerSlots + HubStamp.flagSlots)
+    private static var flagSlotRange: Range<Int> {
+        HubStamp.integerSlots..<firstIDSlot
     }
+    private static var firstIDSlot: Int { HubStamp.integerSlots + HubStamp.flagSlots }
     private static var streamIDSlot: Int { HubStamp.slots - 2 }
     private static var playbackIDSlot: Int { HubStamp.slots - 1 }
 
@@ -100,7 +101,7 @@ struct HubStamps: Sendable {
     subscript(slot: Int) -> AttributeValue? {
         guard present & (1 << slot) != 0 else { return nil }
         if slot < HubStamp.integerSlots { return .int(integers[slot]) }
-        if Self.flagSlots.contains(slot) { return .bool(flags & (1 << slot) != 0) }
+        if Self.flagSlotRange.contains(slot) { return .bool(flags & (1 << slot) != 0) }
         return (slot == Self.streamIDSlot ? ids?.streamID : ids?.playbackID).map { .string($0) }
     }
 
@@ -113,13 +114,13 @@ struct HubStamps: Sendable {
     /// The Boolean in `slot`, or `nil` when it is not a flag slot or holds none.
     @inline(__always)
     func flag(in slot: Int) -> Bool? {
-        Self.flagSlots.contains(slot) && present & (1 << slot) != 0 ? flags & (1 << slot) != 0 : nil
+        Self.flagSlotRange.contains(slot) && present & (1 << slot) != 0 ? flags & (1 << slot) != 0 : nil
     }
 
     /// The id in `slot`, or `nil` when it is not a string slot or holds none.
     @inline(__always)
     func string(in slot: Int) -> String? {
-        guard slot >= HubStamp.integerSlots + HubStamp.flagSlots, present & (1 << slot) != 0
+        guard slot >= Self.firstIDSlot, present & (1 << slot) != 0
         else { return nil }
         return slot == Self.streamIDSlot ? ids?.streamID : ids?.playbackID
     }
@@ -128,7 +129,7 @@ struct HubStamps: Sendable {
     /// not a string slot or holds none.
     @inline(__always)
     func string(in slot: Int, equals text: String?) -> Bool? {
-        guard slot >= HubStamp.integerSlots + HubStamp.flagSlots, present & (1 << slot) != 0
+        guard slot >= Self.firstIDSlot, present & (1 << slot) != 0
         else { return nil }
         return slot == Self.streamIDSlot ? ids?.streamID == text : ids?.playbackID == text
     }
@@ -142,9 +143,9 @@ struct HubStamps: Sendable {
         switch value {
         case .int(let number) where slot < HubStamp.integerSlots:
             integers[slot] = number
-        case .bool(let flag) where Self.flagSlots.contains(slot):
+        case .bool(let flag) where Self.flagSlotRange.contains(slot):
             if flag { flags |= bit } else { flags &= ~bit }
-        case .string(let id) where slot >= HubStamp.integerSlots + HubStamp.flagSlots:
+        case .string(let id) where slot >= Self.firstIDSlot:
             // A new object: the one held may be shared with other events.
             ids =
                 slot == Self.streamIDSlot
