@@ -136,13 +136,15 @@ public struct SessionManager: Sendable {
     /// The open session of the record's value proposition. Records of one value proposition
     /// usually pack their attributes alike, so equal bytes find it without unpacking them;
     /// other records compare as ``ValuePropositionKey``s. Open sessions have distinct keys, so
-    /// at most one matches either way.
+    /// at most one matches either way. Keys of different names differ: a record whose name no
+    /// open session has (most `open` records) finds none without unpacking its attributes.
     private func openIndex(of record: VPRecord) -> Int? {
         if let index = open.firstIndex(where: {
             $0.packedAttributes == record.packedAttributes && $0.key.name == record.name
         }) {
             return index
         }
+        guard open.contains(where: { $0.key.name == record.name }) else { return nil }
         let key = ValuePropositionKey(name: record.name, attributes: record.attributes)
         return open.firstIndex { $0.key == key }
     }

@@ -148,6 +148,25 @@ struct SessionManagerTests {
         #expect(manager.openSessions.isEmpty)
     }
 
+    @Test func valuePropositionsOfOtherNamesAreOtherSessionsEvenWithTheSameAttributes() {
+        var manager = SessionManager(app: "a1")
+        func record(_ name: String, _ action: VPAction, at milliseconds: Int64) -> VPRecord {
+            VPRecord(
+                timestamp: Timestamp(milliseconds: milliseconds), app: "a1", name: name, attributes: Self.attributes,
+                action: action)
+        }
+        let opened = manager.process(record("watchVideo", .open, at: 1_000))
+        let startedElsewhere = manager.process(record("browseCatalog", .start, at: 1_001))
+        let openedElsewhere = manager.process(record("browseCatalog", .open, at: 1_002))
+        let started = manager.process(record("watchVideo", .start, at: 1_003))
+        #expect(
+            Self.outcomes(opened + startedElsewhere + openedElsewhere + started) == [
+                .event(.opened), .error, .event(.opened), .event(.started),
+            ])
+        #expect(manager.openSessions.map(\.name) == ["watchVideo", "browseCatalog"])
+        #expect(manager.openSessions.map(\.status) == [.started, .opened])
+    }
+
     @Test func attributesCompareAsJSONValues() {
         #expect(
             ValuePropositionKey(name: "n", attributes: ["a": 123])
