@@ -1,7 +1,7 @@
 /// Unsigned LEB128 varints: seven bits a byte, lowest first, the high bit set on every byte
 /// but the last. Packed attributes and a session's stored records use them for lengths,
 /// numbers and tags, most of which fit in a byte or two.
-package enum LEB128 {
+@usableFromInline package enum LEB128 {
     /// The most bytes a value takes.
     package static let maxSize = 10
 

@@ -17,8 +17,8 @@
 /// numbered key): most look-ups are of attributes the record does not have (an event asks its
 /// supplied attributes before its time-since clocks, so every time-since attribute a hub reads
 /// is first looked for here), and the bits answer those without walking the entries.
-package struct PackedAttributes: Hashable, Sendable {
-    private var bytes: [UInt8] = []
+@usableFromInline package struct PackedAttributes: Hashable, Sendable {
+    @usableFromInline var bytes: [UInt8] = []
 
     @usableFromInline enum Kind: UInt8 {
         case string = 0
@@ -78,16 +78,28 @@ package struct PackedAttributes: Hashable, Sendable {
         }
     }
 
+    /// Attributes are equal when their bytes are.
+    @inlinable
+    package static func == (lhs: PackedAttributes, rhs: PackedAttributes) -> Bool {
+        lhs.bytes == rhs.bytes
+    }
+
+    @inlinable
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes)
+    }
+
     /// Whether there are none.
-    package var isEmpty: Bool { bytes.isEmpty }
+    @inlinable package var isEmpty: Bool { bytes.isEmpty }
 
     /// The address of the memory that holds the packed bytes, got without reading that
     /// memory: for a prefetch hint only, never to read through. An array is one reference to
     /// its storage, whose header comes just before its elements.
-    package var storageAddress: UInt { unsafeBitCast(bytes, to: UInt.self) }
+    @inlinable package var storageAddress: UInt { unsafeBitCast(bytes, to: UInt.self) }
 
     /// Calls `body` with the packed bytes, for storage in the same process (see
     /// ``init(packedBytes:)``).
+    @inlinable
     package func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try bytes.withUnsafeBytes(body)
     }

@@ -5,12 +5,23 @@
 /// decoder makes once, a metric name written in code), comparing words first avoids comparing
 /// characters. The words say nothing once the string is gone: keep the string alongside.
 package struct StringWords: Hashable, Sendable {
-    private let low: UInt64
-    private let high: UInt64
+    @usableFromInline let low: UInt64
+    @usableFromInline let high: UInt64
 
     /// The words of `string`.
-    @inline(__always)
+    @inlinable
     package init(_ string: String) {
         (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
+    }
+
+    @inlinable
+    package static func == (lhs: StringWords, rhs: StringWords) -> Bool {
+        lhs.low == rhs.low && lhs.high == rhs.high
+    }
+
+    @inlinable
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(low)
+        hasher.combine(high)
     }
 }
