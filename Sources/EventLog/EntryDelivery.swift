@@ -1,6 +1,6 @@
 extension RecordDecoder {
     /// Decodes a line, or rejects one found too long, and hands the entry to `body`: what
-    /// ``EventLogReader`` and ``EntrySource`` make of each ``LineEvent``.
+    /// ``EventLogReader`` and `EntrySource` make of each ``LineEvent``.
     func deliver<E: Error>(
         _ event: LineEvent, file: String, maxLineLength: Int, to body: (consuming LogEntry) throws(E) -> Void
     ) throws(E) {

@@ -17,14 +17,14 @@
 ///     // read other sources
 /// }
 /// ```
-public final class EntrySource {
+package final class EntrySource {
     /// The input's name for messages: its path as given, or `<stdin>` for `-`.
-    public var displayName: String { lines.displayName }
+    package var displayName: String { lines.displayName }
     /// Bytes read from the input so far (compressed bytes, for gzip).
-    public var bytesRead: Int64 { lines.bytesRead }
+    package var bytesRead: Int64 { lines.bytesRead }
     /// The line number of the last entry delivered, 0 before the first. Blank lines are
     /// counted in line numbers but are not entries.
-    public private(set) var lineNumber = 0
+    package private(set) var lineNumber = 0
 
     private let lines: LineSource
     private let decoder: RecordDecoder
@@ -38,7 +38,7 @@ public final class EntrySource {
     ///   - decoder: decodes the lines into records. Its parser and caches take far more
     ///     memory than a source: let the sources read on one thread share one.
     /// - Throws: ``EventLogError`` when the file cannot be opened or is a directory.
-    public init(
+    package init(
         path: String, configuration: LineReaderConfiguration = LineReaderConfiguration(), decoder: RecordDecoder
     ) throws(EventLogError) {
         lines = try LineSource(path: path, displayName: LineReader.displayName(for: path), configuration: configuration)
@@ -52,7 +52,7 @@ public final class EntrySource {
     ///   any, were the last, and later calls deliver none.
     /// - Throws: ``EventLogError`` for a read error or a damaged gzip stream, after the
     ///   entries of all lines before the damage; the source is closed afterwards.
-    public func next(upTo limit: Int, _ body: (consuming LogEntry) -> Void) throws(EventLogError) -> Bool {
+    package func next(upTo limit: Int, _ body: (consuming LogEntry) -> Void) throws(EventLogError) -> Bool {
         guard !isFinished else { return false }
         let decoder = self.decoder
         let file = lines.displayName
@@ -88,7 +88,7 @@ public final class EntrySource {
 
     /// Releases the buffers and closes the file; later calls of ``next(upTo:_:)`` deliver
     /// nothing and return false. Idempotent.
-    public func close() {
+    package func close() {
         isFinished = true
         lines.close()
     }

@@ -1,4 +1,4 @@
-/// Buffer sizes of a ``LineReader`` or an ``EntrySource``. The defaults suit reading one input
+/// Buffer sizes of a ``LineReader`` or an `EntrySource`. The defaults suit reading one input
 /// at a time; tests shrink them to exercise every boundary.
 public struct LineReaderConfiguration: Hashable, Sendable {
     /// The longest line accepted, in bytes, not counting its line feed (1 MiB).

@@ -1,5 +1,5 @@
 /// One input read step by step into a ``LineBuffer``: the reading shared by ``LineReader``
-/// (which runs it to the end) and ``EntrySource`` (which runs it a few lines at a time).
+/// (which runs it to the end) and `EntrySource` (which runs it a few lines at a time).
 ///
 /// Each ``fill()`` adds the input's next bytes to the buffer, read (plain input) or inflated
 /// (gzip, sniffed by its magic bytes); the caller then ``drain(upTo:_:)``s the complete lines,

@@ -2,7 +2,7 @@ extension Array {
     /// Reverses the elements in place, moving each once. `reverse()` copied each element and
     /// destroyed the original.
     @inlinable
-    public mutating func reverseByMoving() {
+    package mutating func reverseByMoving() {
         withUnsafeMutableBufferPointer { buffer in
             var (low, high) = (0, buffer.count - 1)
             while low < high {

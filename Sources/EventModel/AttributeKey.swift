@@ -52,16 +52,17 @@ public struct AttributeKey: DigestHashable, Comparable, Sendable, RawRepresentab
 /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of `bytes`, or its
 /// continuation from an earlier digest. Its values are fixed by its definition, so they may be
 /// kept in files (a state file's input digests) and compared across versions.
-public func fnv1a64(_ bytes: UnsafeRawBufferPointer, continuing start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+@inlinable
+package func fnv1a64(_ bytes: UnsafeRawBufferPointer, continuing start: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
     var digest = start
     for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return digest
 }
 
 /// FNV-1a over a text's UTF-8 bytes: the digest attribute keys, actions and packed key names
-/// keep and compare first, and the hash of attribute keys (``seededHash(_:seed:)``). Keys
+/// keep and compare first, and the hash of attribute keys (`seededHash(_:seed:)`). Keys
 /// whose digest is not kept hash with `wordDigest(_:continuing:)` instead.
-public func fnv1a(_ text: String) -> UInt64 {
+package func fnv1a(_ text: String) -> UInt64 {
     var digest: UInt64 = 0xcbf2_9ce4_8422_2325
     let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { bytes in
         for byte in bytes { digest = (digest ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -77,7 +78,8 @@ public func fnv1a(_ text: String) -> UInt64 {
 /// (session keys, aggregate rows), where FNV-1a's multiplication per byte was most of the
 /// look-up's hashing. Only for hashing in memory: it is not stable from one version to the
 /// next, so nothing written keeps it.
-public func wordDigest(_ text: String, continuing start: UInt64) -> UInt64 {
+@inlinable
+package func wordDigest(_ text: String, continuing start: UInt64) -> UInt64 {
     if let digest = text.utf8.withContiguousStorageIfAvailable({
         wordDigest(UnsafeRawBufferPointer($0), continuing: start)
     }) {
@@ -90,7 +92,7 @@ public func wordDigest(_ text: String, continuing start: UInt64) -> UInt64 {
 /// before, or the bytes zero-padded when there are fewer than eight) mixed in with a
 /// multiplication, then the count.
 @inlinable
-public func wordDigest(_ bytes: UnsafeRawBufferPointer, continuing start: UInt64) -> UInt64 {
+package func wordDigest(_ bytes: UnsafeRawBufferPointer, continuing start: UInt64) -> UInt64 {
     @inline(__always) func mix(_ digest: UInt64, _ word: UInt64) -> UInt64 {
         let mixed = (digest ^ word) &* 0x9e37_79b9_7f4a_7c15
         return mixed ^ (mixed >> 29)

@@ -7,7 +7,7 @@ public enum AttributeValue: Hashable, Sendable {
     case double(Double)
     case bool(Bool)
     /// A JSON object or array (a value-proposition attribute may nest), as its canonical
-    /// compact text (``JSONText/canonical(_:)``): equal JSON values have equal texts.
+    /// compact text (`JSONText.canonical(_:)`): equal JSON values have equal texts.
     case json(String)
 
     /// The value as an integer, if it is one.
@@ -69,7 +69,7 @@ extension AttributeValue: CustomStringConvertible {
 extension AttributeValue {
     /// The value as a JSON value compares: a number that is whole and fits in 64 bits as an
     /// integer (`123.0` is `123`), anything else as it is.
-    public var jsonCanonical: AttributeValue {
+    package var jsonCanonical: AttributeValue {
         guard case .double(let number) = self, number.rounded(.towardZero) == number,
             number >= -9.223_372_036_854_775_808e18, number < 9.223_372_036_854_775_808e18
         else { return self }
@@ -80,7 +80,7 @@ extension AttributeValue {
 extension Dictionary where Key == AttributeKey, Value == AttributeValue {
     /// Whether both have the same keys with the same values compared as JSON values
     /// (``AttributeValue/jsonCanonical``: `180` and `180.0` are the same).
-    public func hasSameJSONValues(as other: Self) -> Bool {
+    package func hasSameJSONValues(as other: Self) -> Bool {
         guard count == other.count else { return false }
         for (key, value) in self {
             guard let otherValue = other[key], otherValue.jsonCanonical == value.jsonCanonical else { return false }

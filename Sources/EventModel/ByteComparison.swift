@@ -2,7 +2,7 @@
 /// the last eight read again where they overlap. Names, ids and attribute keys are short: a
 /// call to `memcmp` for each cost more than this.
 @inlinable @inline(__always)
-public func sameBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
+package func sameBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: Int) -> Bool {
     guard count >= 8 else {
         var offset = 0
         while offset < count {
@@ -28,7 +28,7 @@ public func sameBytes(_ lhs: UnsafeRawPointer, _ rhs: UnsafeRawPointer, count: I
 
 /// Whether two buffers hold the same bytes (``sameBytes(_:_:count:)`` when their lengths match).
 @inlinable @inline(__always)
-public func sameBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
+package func sameBytes(_ lhs: UnsafeRawBufferPointer, _ rhs: UnsafeRawBufferPointer) -> Bool {
     guard lhs.count == rhs.count else { return false }
     guard let left = lhs.baseAddress, let right = rhs.baseAddress else { return true }
     return sameBytes(left, right, count: lhs.count)

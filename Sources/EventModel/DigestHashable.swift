@@ -29,14 +29,14 @@ extension DigestHashable {
     }
 
     /// `_rawHashValue(seed:)` by the digest, for a type that also gets another one.
-    public func rawHashValueOfDigest(seed: Int) -> Int {
+    package func rawHashValueOfDigest(seed: Int) -> Int {
         seededHash(hashDigest, seed: seed)
     }
 }
 
 /// A digest mixed with a dictionary's seed (SplitMix64's finaliser), for
 /// ``DigestHashable``.
-public func seededHash(_ digest: UInt64, seed: Int) -> Int {
+package func seededHash(_ digest: UInt64, seed: Int) -> Int {
     var mixed = digest ^ UInt64(UInt(bitPattern: seed))
     mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
     mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb

@@ -1,9 +1,9 @@
 /// JSON text as the reports write it, and the canonical form of nested attribute values.
-public enum JSONText {
+package enum JSONText {
     /// Appends `value` as a quoted JSON string: `"` and `\` escaped, control characters as `\b`,
     /// `\f`, `\n`, `\r`, `\t` or `\u00xx` (lowercase hex), everything else, non-ASCII UTF-8
     /// included, unchanged.
-    public static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
+    package static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\""))
         let utf8 = value.utf8
         var clean = true
@@ -50,7 +50,7 @@ public enum JSONText {
     /// that is whole and fits in 64 bits as an integer too (`123.0` is `123`), else in its
     /// shortest round-trip form. So two texts are equal exactly when their JSON values are:
     /// key order never matters, `123 == 123.0`, arrays compare in order.
-    public static func canonical(_ bytes: UnsafeRawBufferPointer) -> String? {
+    package static func canonical(_ bytes: UnsafeRawBufferPointer) -> String? {
         var parser = Parser(bytes: bytes)
         parser.skipWhitespace()
         guard let first = parser.peek(), first == UInt8(ascii: "{") || first == UInt8(ascii: "["),

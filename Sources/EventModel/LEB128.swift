@@ -1,13 +1,13 @@
 /// Unsigned LEB128 varints: seven bits a byte, lowest first, the high bit set on every byte
 /// but the last. Packed attributes and a session's stored records use them for lengths,
 /// numbers and tags, most of which fit in a byte or two.
-public enum LEB128 {
+@usableFromInline package enum LEB128 {
     /// The most bytes a value takes.
-    public static let maxSize = 10
+    package static let maxSize = 10
 
     /// The bytes `value` takes.
     @inlinable
-    public static func size(of value: UInt) -> Int {
+    package static func size(of value: UInt) -> Int {
         var size = 1
         var rest = value >> 7
         while rest > 0 {
@@ -20,7 +20,7 @@ public enum LEB128 {
     /// Writes `value` at `offset` in `buffer` (which must have room for it) and moves `offset`
     /// past it.
     @inlinable
-    public static func write(_ value: UInt, into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int) {
+    package static func write(_ value: UInt, into buffer: UnsafeMutableRawBufferPointer, at offset: inout Int) {
         var rest = value
         while rest >= 0x80 {
             buffer[offset] = UInt8(truncatingIfNeeded: rest) | 0x80
@@ -33,7 +33,7 @@ public enum LEB128 {
 
     /// Reads the value at `offset` in `buffer` and moves `offset` past it.
     @inlinable @inline(__always)
-    public static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) -> UInt {
+    package static func read(_ buffer: UnsafeRawBufferPointer, at offset: inout Int) -> UInt {
         var value: UInt = 0
         var shift: UInt = 0
         while true {

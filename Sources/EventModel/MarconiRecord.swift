@@ -24,7 +24,7 @@ public struct MarconiRecord: Hashable, Sendable {
         set { packedMeta = newValue.map(PackedAttributes.init) }
     }
     /// The stream metadata, packed while the record waits for its session to close.
-    public var packedMeta: PackedAttributes?
+    package var packedMeta: PackedAttributes?
     /// Seconds into the current item, with `progress`.
     public var progress: Double?
     /// The error description, with `error`.

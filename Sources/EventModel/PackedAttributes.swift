@@ -17,8 +17,8 @@
 /// numbered key): most look-ups are of attributes the record does not have (an event asks its
 /// supplied attributes before its time-since clocks, so every time-since attribute a hub reads
 /// is first looked for here), and the bits answer those without walking the entries.
-public struct PackedAttributes: Hashable, Sendable {
-    private var bytes: [UInt8] = []
+@usableFromInline package struct PackedAttributes: Hashable, Sendable {
+    @usableFromInline var bytes: [UInt8] = []
 
     @usableFromInline enum Kind: UInt8 {
         case string = 0
@@ -33,10 +33,10 @@ public struct PackedAttributes: Hashable, Sendable {
     @usableFromInline static var integerKind: UInt8 { 8 }
 
     /// No attributes.
-    public init() {}
+    package init() {}
 
     /// Packs a dictionary, keys in UTF-8 byte order.
-    public init(_ attributes: Attributes) {
+    package init(_ attributes: Attributes) {
         guard !attributes.isEmpty else { return }
         let entries = attributes.sorted { $0.key < $1.key }
         var size = 0
@@ -78,22 +78,34 @@ public struct PackedAttributes: Hashable, Sendable {
         }
     }
 
+    /// Attributes are equal when their bytes are.
+    @inlinable
+    package static func == (lhs: PackedAttributes, rhs: PackedAttributes) -> Bool {
+        lhs.bytes == rhs.bytes
+    }
+
+    @inlinable
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes)
+    }
+
     /// Whether there are none.
-    public var isEmpty: Bool { bytes.isEmpty }
+    @inlinable package var isEmpty: Bool { bytes.isEmpty }
 
     /// The address of the memory that holds the packed bytes, got without reading that
     /// memory: for a prefetch hint only, never to read through. An array is one reference to
     /// its storage, whose header comes just before its elements.
-    public var storageAddress: UInt { unsafeBitCast(bytes, to: UInt.self) }
+    @inlinable package var storageAddress: UInt { unsafeBitCast(bytes, to: UInt.self) }
 
     /// Calls `body` with the packed bytes, for storage in the same process (see
     /// ``init(packedBytes:)``).
-    public func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
+    @inlinable
+    package func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
         try bytes.withUnsafeBytes(body)
     }
 
     /// Attributes from bytes ``withPackedBytes(_:)`` gave, in the same process.
-    public init(packedBytes: UnsafeRawBufferPointer) {
+    package init(packedBytes: UnsafeRawBufferPointer) {
         replace(withPackedBytes: packedBytes)
     }
 
@@ -105,7 +117,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// the size needed, plus 256 bytes, so that records of different sizes in turn do not each
     /// allocate anew. Attributes made from bytes (``init(packedBytes:)``) take memory of their
     /// size.
-    public mutating func replace(withPackedBytes packedBytes: UnsafeRawBufferPointer) {
+    package mutating func replace(withPackedBytes packedBytes: UnsafeRawBufferPointer) {
         // Memory much larger than needed is not kept for every later record (it would be,
         // when the storage is shared and the array copies it with its capacity).
         if bytes.capacity >= packedBytes.count && bytes.capacity <= 4 * packedBytes.count + 256 {
@@ -120,7 +132,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// Packs entries that take `byteCount` bytes (the sum of their
     /// ``packedSize(keyNumber:nameBytes:valueBytes:isString:)``), written by `body` into
     /// storage of exactly that size. The caller keeps keys unique.
-    public static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
+    package static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
         guard byteCount > 0 else { return PackedAttributes() }
         let size = headerSize + byteCount
         // Written in scratch memory (on the stack unless large), then copied into the array:
@@ -136,7 +148,7 @@ public struct PackedAttributes: Hashable, Sendable {
     }
 
     /// Writes entries into the storage of ``pack(byteCount:_:)``.
-    public struct Writer {
+    package struct Writer {
         /// The bytes past the entries an integer's store may write to.
         @usableFromInline static var slack: Int { 7 }
         @usableFromInline let buffer: UnsafeMutableRawBufferPointer
@@ -146,13 +158,13 @@ public struct PackedAttributes: Hashable, Sendable {
 
         /// Appends a string attribute; its key is ``keyNumber(ofName:)`` of `name`, and `name` its bytes.
         @inlinable
-        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
+        package mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, string: UnsafeRawBufferPointer) {
             append(keyNumber: keyNumber, name: name, text: string, kind: .string)
         }
 
         /// Appends a JSON object or array, as its canonical text (key as for strings).
         @inlinable
-        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) {
+        package mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, json: UnsafeRawBufferPointer) {
             append(keyNumber: keyNumber, name: name, text: json, kind: .json)
         }
 
@@ -168,7 +180,7 @@ public struct PackedAttributes: Hashable, Sendable {
 
         /// Appends an integer attribute (key as for strings).
         @inlinable
-        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, int: Int64) {
+        package mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, int: Int64) {
             write(keyNumber, name)
             let count = PackedAttributes.byteCount(of: int)
             writeByte(PackedAttributes.integerKind + UInt8(count - 1))
@@ -180,14 +192,14 @@ public struct PackedAttributes: Hashable, Sendable {
 
         /// Appends a floating-point attribute (key as for strings).
         @inlinable
-        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, double: Double) {
+        package mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, double: Double) {
             write(keyNumber, name)
             writeFixed(.double, double.bitPattern)
         }
 
         /// Appends a Boolean attribute (key as for strings).
         @inlinable
-        public mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, bool: Bool) {
+        package mutating func append(keyNumber: UInt32, name: UnsafeRawBufferPointer, bool: Bool) {
             write(keyNumber, name)
             writeByte(bool ? Kind.true.rawValue : Kind.false.rawValue)
         }
@@ -242,7 +254,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// takes a length prefix too), ``byteCount(of:)`` for an integer, 8 for a double, 0 for a
     /// Boolean.
     @inlinable
-    public static func packedSize(keyNumber: UInt32, nameBytes: Int, valueBytes: Int, isString: Bool) -> Int {
+    package static func packedSize(keyNumber: UInt32, nameBytes: Int, valueBytes: Int, isString: Bool) -> Int {
         let keySize =
             keyNumber != 0
             ? LEB128.size(of: UInt(keyNumber) << 1 | 1) : LEB128.size(of: UInt(nameBytes) << 1) + nameBytes
@@ -251,7 +263,7 @@ public struct PackedAttributes: Hashable, Sendable {
 
     /// The bytes an integer's value takes: the fewest that give it back sign-extended, 1 to 8.
     @inline(__always)
-    public static func byteCount(of int: Int64) -> Int {
+    package static func byteCount(of int: Int64) -> Int {
         let significantBits = 65 - (int < 0 ? ~int : int).leadingZeroBitCount
         return (significantBits + 7) >> 3
     }
@@ -259,7 +271,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// The number of the attribute name spelt by `name` (UTF-8) in the process's table of
     /// packed names, given it on first use; 0 for a name packed by its bytes. A decoder asks
     /// once per name and keeps the answer.
-    public static func keyNumber(ofName name: UnsafeRawBufferPointer) -> UInt32 {
+    package static func keyNumber(ofName name: UnsafeRawBufferPointer) -> UInt32 {
         guard name.count <= PackedKeyTable.maxNameLength else { return 0 }
         let text = String(decoding: name, as: UTF8.self)
         return PackedKeyTable.number(for: text, digest: fnv1a(text))
@@ -268,7 +280,7 @@ public struct PackedAttributes: Hashable, Sendable {
     // MARK: Unpacking
 
     /// The attributes as a dictionary.
-    public func unpacked() -> Attributes {
+    package func unpacked() -> Attributes {
         guard !bytes.isEmpty else { return [:] }
         return PackedKeyTable.withKeys { numbered in
             var attributes = Attributes()
@@ -291,7 +303,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// Whether both hold their bytes in the same memory, so are equal without a comparison
     /// (`false` says nothing: equal attributes may be packed apart).
     @inline(__always)
-    public func sharesBytes(with other: PackedAttributes) -> Bool {
+    package func sharesBytes(with other: PackedAttributes) -> Bool {
         bytes.withUnsafeBufferPointer { mine in
             other.bytes.withUnsafeBufferPointer { theirs in
                 mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
@@ -302,7 +314,7 @@ public struct PackedAttributes: Hashable, Sendable {
     /// The value of one attribute, or `nil` when there is none: a walk over the entries that
     /// compares key numbers (or, for a name without one, bytes where the lengths match),
     /// with no dictionary and no string made but the value's.
-    public subscript(key: AttributeKey) -> AttributeValue? {
+    package subscript(key: AttributeKey) -> AttributeValue? {
         guard !bytes.isEmpty else { return nil }
         if key.packedNumber != 0 {
             let bits = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }

@@ -38,7 +38,7 @@ public struct AVTRecord: Hashable, Sendable {
     public var action: String
     /// The attributes the tracker put on the event, packed while the record waits for its
     /// session to close.
-    public var packedAttributes: PackedAttributes
+    @usableFromInline package var packedAttributes: PackedAttributes
 
     /// The attributes the tracker put on the event (unpacked on every read: read them once).
     public var attributes: Attributes {
@@ -57,7 +57,7 @@ public struct AVTRecord: Hashable, Sendable {
             packedAttributes: PackedAttributes(attributes))
     }
 
-    public init(
+    package init(
         timestamp: Timestamp, instrument: String, tracker: Int, action: String, packedAttributes: PackedAttributes
     ) {
         self.timestamp = timestamp
@@ -99,7 +99,7 @@ public enum Record: Hashable, Sendable {
 
     /// The address of the memory of an OpenAVT record's packed attributes, for a prefetch
     /// hint (``PackedAttributes/storageAddress``); 0 for other records.
-    public var attributesStorageAddress: UInt {
+    @inlinable package var attributesStorageAddress: UInt {
         guard case .avt(let record) = self else { return 0 }
         return record.packedAttributes.storageAddress
     }

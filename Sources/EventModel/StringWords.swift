@@ -4,13 +4,24 @@
 /// words may still be equal strings, made apart. Where a string is usually shared (a name the
 /// decoder makes once, a metric name written in code), comparing words first avoids comparing
 /// characters. The words say nothing once the string is gone: keep the string alongside.
-public struct StringWords: Hashable, Sendable {
-    private let low: UInt64
-    private let high: UInt64
+package struct StringWords: Hashable, Sendable {
+    @usableFromInline let low: UInt64
+    @usableFromInline let high: UInt64
 
     /// The words of `string`.
-    @inline(__always)
-    public init(_ string: String) {
+    @inlinable
+    package init(_ string: String) {
         (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
+    }
+
+    @inlinable
+    package static func == (lhs: StringWords, rhs: StringWords) -> Bool {
+        lhs.low == rhs.low && lhs.high == rhs.high
+    }
+
+    @inlinable
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(low)
+        hasher.combine(high)
     }
 }

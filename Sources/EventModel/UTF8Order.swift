@@ -4,7 +4,7 @@ extension String {
     ///
     /// Compares the contiguous UTF-8 bytes directly: the generic
     /// `utf8.lexicographicallyPrecedes` walks them one index at a time, several times slower.
-    public func precedesInUTF8Order(_ other: String) -> Bool {
+    package func precedesInUTF8Order(_ other: String) -> Bool {
         let fast = utf8.withContiguousStorageIfAvailable { left in
             other.utf8.withContiguousStorageIfAvailable { right in Self.precedes(left, right) }
         }

@@ -17,7 +17,7 @@ public struct VPRecord: Hashable, Sendable {
     public var name: String
     /// The value proposition's attributes, packed while the record waits for its session
     /// to close (``PackedAttributes``).
-    public var packedAttributes: PackedAttributes
+    @usableFromInline package var packedAttributes: PackedAttributes
     /// The value proposition's attributes; with `name` they identify it (unpacked on every read).
     public var attributes: Attributes {
         get { packedAttributes.unpacked() }
@@ -28,7 +28,7 @@ public struct VPRecord: Hashable, Sendable {
     /// What triggered it (`clicked`, `automatically`, ...).
     public var trigger: String
     /// Attributes of this status change only, packed.
-    public var packedActionAttributes: PackedAttributes
+    @usableFromInline package var packedActionAttributes: PackedAttributes
     /// Attributes of this status change only (unpacked on every read).
     public var actionAttributes: Attributes {
         get { packedActionAttributes.unpacked() }
@@ -48,7 +48,8 @@ public struct VPRecord: Hashable, Sendable {
     }
 
     /// A record whose attributes are packed already (in any key order: see ``==(_:_:)``).
-    public init(
+    @inlinable
+    package init(
         timestamp: Timestamp, app: String, name: String, packedAttributes: PackedAttributes, action: VPAction,
         trigger: String = VPRecord.defaultTrigger, packedActionAttributes: PackedAttributes
     ) {

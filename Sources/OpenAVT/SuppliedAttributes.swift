@@ -16,14 +16,14 @@ public struct SuppliedAttributes: Sendable {
     }
 
     /// The attributes of a record.
-    public init(_ packed: PackedAttributes) {
+    package init(_ packed: PackedAttributes) {
         self.packed = packed
     }
 
     /// Makes these the attributes of a record's packed bytes
     /// (`withPackedBytes(_:)`), in the memory of the ones they
     /// replace when no event holds those any more.
-    public mutating func replace(withPackedBytes bytes: UnsafeRawBufferPointer) {
+    package mutating func replace(withPackedBytes bytes: UnsafeRawBufferPointer) {
         hidden = []
         packed.replace(withPackedBytes: bytes)
     }

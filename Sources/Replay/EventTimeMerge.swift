@@ -23,9 +23,9 @@ import HeapModule
 /// A record earlier than one already out is not added (``add(_:at:from:)`` says
 /// `tooLate`); the caller decides what to do with it. Memory: the records of the reorder window, plus an
 /// input clock and the head record of each input.
-public struct EventTimeMerge {
+package struct EventTimeMerge {
     /// How much later than a record after it in time a record of one input may come.
-    public let maxLateness: Int64
+    package let maxLateness: Int64
     /// The waiting records, by slot; free slots are reused.
     private var slots: [(record: Record, position: SourcePosition)?] = []
     private var freeSlots: [Int32] = []
@@ -47,17 +47,17 @@ public struct EventTimeMerge {
     /// Whether the records of the reorder window stay in when every input has ended (a run
     /// that leaves them to the next one, ``takeWaiting()``): the low water is then the latest
     /// clock less ``maxLateness``.
-    public var keepsWindowAtEnd = false
+    package var keepsWindowAtEnd = false
     /// The latest time added.
     private var latestClock: Timestamp?
     /// How many records wait.
-    public private(set) var waiting = 0
+    package private(set) var waiting = 0
     /// The time of the latest record out.
-    public private(set) var released: Timestamp?
+    package private(set) var released: Timestamp?
     private var unfinished: Int
 
     /// A merge of `inputs` inputs, numbered from 0, none read yet.
-    public init(inputs: Int, maxLateness: Int64) {
+    package init(inputs: Int, maxLateness: Int64) {
         self.maxLateness = max(0, maxLateness)
         queues = Array(repeating: Deque(), count: inputs)
         clocks = Array(repeating: nil, count: inputs)
@@ -70,7 +70,7 @@ public struct EventTimeMerge {
 
     /// The input whose records are needed next: an unfinished input with the lowest clock
     /// (one not read yet first); `nil` once every input has ended.
-    public mutating func inputToRead() -> Int? {
+    package mutating func inputToRead() -> Int? {
         while let first = clockOrder.min {
             if ended[first.input] {
                 clockOrder.removeMin()
@@ -87,7 +87,7 @@ public struct EventTimeMerge {
     }
 
     /// Where an added record went.
-    public enum Placement {
+    package enum Placement {
         /// In the merge, in order.
         case merged
         /// In the merge, in order, though it came more than ``maxLateness`` after a later
@@ -98,7 +98,7 @@ public struct EventTimeMerge {
     }
 
     /// Adds a record of `input`, unless it is earlier than a record already out.
-    public mutating func add(_ record: consuming Record, at position: SourcePosition, from input: Int) -> Placement {
+    package mutating func add(_ record: consuming Record, at position: SourcePosition, from input: Int) -> Placement {
         let timestamp = record.timestamp
         if let released, timestamp < released { return .tooLate(record) }
         let isLate = clocks[input].map { timestamp.milliseconds < $0.milliseconds &- maxLateness } ?? false
@@ -136,7 +136,7 @@ public struct EventTimeMerge {
     }
 
     /// Marks `input` as ended: none of its records will come.
-    public mutating func end(_ input: Int) {
+    package mutating func end(_ input: Int) {
         guard !ended[input] else { return }
         ended[input] = true
         unfinished -= 1
@@ -144,7 +144,7 @@ public struct EventTimeMerge {
     }
 
     /// The next record in order, when no record still to come can be earlier.
-    public mutating func next() -> (record: Record, position: SourcePosition)? {
+    package mutating func next() -> (record: Record, position: SourcePosition)? {
         guard waiting > 0 else { return nil }
         let lowWater: Timestamp?
         if unfinished == 0 {
@@ -191,7 +191,7 @@ public struct EventTimeMerge {
 
     /// Every record still waiting, in order, leaving none: what a run that ends with the
     /// input still open keeps for the next one.
-    public mutating func takeWaiting() -> [(record: Record, position: SourcePosition)] {
+    package mutating func takeWaiting() -> [(record: Record, position: SourcePosition)] {
         var all: [Waiting] = []
         all.reserveCapacity(waiting)
         while let head = heads.popMin() {
@@ -207,7 +207,7 @@ public struct EventTimeMerge {
     }
 
     /// Sets the time of the latest record out, as an earlier run left it.
-    public mutating func resume(released time: Timestamp?) {
+    package mutating func resume(released time: Timestamp?) {
         released = time
     }
 }

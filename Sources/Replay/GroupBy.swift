@@ -8,7 +8,7 @@ import Marconi
 /// A key is a derived field or an attribute:
 /// - `system`: `openavt`, `vp` or `marconi`, for every row;
 /// - a playback's `instrument`, and `source_host` (the host of its `source`, see
-///   ``host(ofURL:)``); otherwise the first value of that attribute on the playback's
+///   `host(ofURL:)`); otherwise the first value of that attribute on the playback's
 ///   accepted non-ad events (the moment `title` and `source` are taken);
 /// - a value-proposition session's `app` and `name`; otherwise that attribute of the value
 ///   proposition's identifying attributes;
@@ -84,7 +84,7 @@ public struct GroupBy: Hashable, Sendable {
     /// The host of a URL, in lower case, without user information or port
     /// (`https://user@CDN.example:8443/v/42.m3u8` → `cdn.example`, `http://[::1]:80/` → `::1`);
     /// the empty string when `url` has no `scheme://`.
-    public static func host(ofURL url: String) -> String {
+    package static func host(ofURL url: String) -> String {
         guard let schemeEnd = url.firstRange(of: "://") else { return "" }
         var authority = url[schemeEnd.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
@@ -98,19 +98,19 @@ public struct GroupBy: Hashable, Sendable {
     }
 
     /// Compares two rows' values byte-wise, key by key: the order of grouped rows.
-    public static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
+    package static func precedes(_ lhs: [String], _ rhs: [String]) -> Bool {
         lhs.lexicographicallyPrecedes(rhs) { $0.precedesInUTF8Order($1) }
     }
 
     /// The name of a key's column or tag in an output whose own names are `reserved`: the key,
     /// or `group_<key>` when the output already has a column or tag of that name
     /// (`--group-by system` is `group_system` in `aggregates.csv`, beside its `system`).
-    public static func columnName(_ key: String, reserved: [String]) -> String {
+    package static func columnName(_ key: String, reserved: [String]) -> String {
         reserved.contains(key) ? "group_" + key : key
     }
 
     /// A CSV header with a column per key after its first column (`bucket`).
-    public func header(_ columns: [String]) -> [String] {
+    package func header(_ columns: [String]) -> [String] {
         Array(columns.prefix(1)) + keys.map { Self.columnName($0, reserved: columns) } + columns.dropFirst()
     }
 }

@@ -31,7 +31,7 @@ public struct KPISummary: Sendable {
     public let keepsPlaybackSpans: Bool
     /// Where the buckets still open begin: a bucket that ends after this time may still get
     /// rows (a run that leaves lives open for the next one); `nil` when every bucket is whole.
-    public var openFrom: Timestamp?
+    package var openFrom: Timestamp?
 
     /// One bucket of one group.
     private struct BucketKey: Hashable {
@@ -160,7 +160,7 @@ public struct KPISummary: Sendable {
         public var kpis: KPIs
         /// The most playbacks of the group in progress at one instant of the bucket.
         public var peakConcurrent: Int64
-        /// Whether the bucket is still open (``openFrom``); for an `all` row, whether any of
+        /// Whether the bucket is still open (`openFrom`); for an `all` row, whether any of
         /// the group's buckets is.
         public var isPartial = false
     }
@@ -201,7 +201,7 @@ public struct KPISummary: Sendable {
     /// The buckets still open (``openFrom``), as a summary of their own whose `all` rows are
     /// theirs: what a run that leaves lives open carries to the next run, which merges it
     /// (``merge(_:)``) and writes those buckets whole. `nil` when no bucket is open.
-    public var carried: KPISummary? {
+    package var carried: KPISummary? {
         guard let openFrom else { return nil }
         let firstOpen = openFrom.bucketStart(length: bucket).milliseconds
         var carried = KPISummary(bucket: bucket, groupBy: groupBy, keepsPlaybackSpans: keepsPlaybackSpans)

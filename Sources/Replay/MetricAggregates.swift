@@ -20,7 +20,7 @@ public struct MetricAggregates: Sendable {
     private var aggregates: [Key: Aggregate] = [:]
     /// Where the buckets still open begin: a bucket that ends after this time may still get
     /// metrics (a run that leaves lives open for the next one); `nil` when every bucket is whole.
-    public var openFrom: Timestamp?
+    package var openFrom: Timestamp?
 
     /// One row's identity.
     public struct Key: DigestHashable, Comparable, Sendable {
@@ -237,14 +237,14 @@ public struct MetricAggregates: Sendable {
     }
 
     /// Whether a row's bucket is still open (``openFrom``).
-    public func isPartial(_ key: Key) -> Bool {
+    package func isPartial(_ key: Key) -> Bool {
         openFrom.map { key.bucket.milliseconds &+ bucket > $0.milliseconds } ?? false
     }
 
     /// The rows whose buckets are still open (``openFrom``): what a run that leaves lives open
     /// carries to the next run, which merges them (``merge(_:)``) and writes those buckets
     /// whole. `nil` when no bucket is open.
-    public var carried: MetricAggregates? {
+    package var carried: MetricAggregates? {
         var carried = MetricAggregates(bucket: bucket, groupBy: groupBy)
         for (key, aggregate) in aggregates where isPartial(key) { carried.aggregates[key] = aggregate }
         return carried.aggregates.isEmpty ? nil : carried

@@ -76,12 +76,12 @@ public final class MetricOrigin: Hashable, Sendable {
 
     /// Whether the points of two origins number their points within a millisecond together
     /// (InfluxDB timestamps): the same system and source.
-    public static func sameSource(_ lhs: MetricOrigin, _ rhs: MetricOrigin) -> Bool {
+    package static func sameSource(_ lhs: MetricOrigin, _ rhs: MetricOrigin) -> Bool {
         lhs === rhs || (lhs.system == rhs.system && lhs.source == rhs.source)
     }
 
     /// Whether the points of two origins are of one InfluxDB series: the same system and tags.
-    public static func sameSeries(_ lhs: MetricOrigin, _ rhs: MetricOrigin) -> Bool {
+    package static func sameSeries(_ lhs: MetricOrigin, _ rhs: MetricOrigin) -> Bool {
         lhs === rhs || (lhs.system == rhs.system && lhs.tags == rhs.tags)
     }
 

@@ -126,12 +126,12 @@ public struct ReplayEngine {
 
     /// A life an earlier run left open: its records, and how many of the trace lines and
     /// points they produced were still pending (not handed over) when the run ended.
-    public struct SavedLife {
-        public var records: [(record: Record, position: SourcePosition)]
-        public var pendingTrace: Int
-        public var pendingPoints: Int
+    package struct SavedLife {
+        package var records: [(record: Record, position: SourcePosition)]
+        package var pendingTrace: Int
+        package var pendingPoints: Int
 
-        public init(records: [(record: Record, position: SourcePosition)], pendingTrace: Int, pendingPoints: Int) {
+        package init(records: [(record: Record, position: SourcePosition)], pendingTrace: Int, pendingPoints: Int) {
             self.records = records
             self.pendingTrace = pendingTrace
             self.pendingPoints = pendingPoints
@@ -141,7 +141,7 @@ public struct ReplayEngine {
     /// Rebuilds a life an earlier run left open by replaying its records (those of another
     /// shard are left out); of what they produce, only what was pending stays pending, the
     /// rest the earlier run handed over. Call ``resume(frontier:)`` after the last life.
-    public mutating func restore(_ saved: SavedLife) {
+    package mutating func restore(_ saved: SavedLife) {
         guard let first = saved.records.first else { return }
         let key = SessionKey(of: first.record)
         guard shard.contains(key) else { return }
@@ -152,14 +152,14 @@ public struct ReplayEngine {
     }
 
     /// Sets the frontier an earlier run left, after ``restore(_:)``, and schedules every life.
-    public mutating func resume(frontier: Timestamp?) {
+    package mutating func resume(frontier: Timestamp?) {
         if let frontier, self.frontier.map({ frontier > $0 }) ?? true { self.frontier = frontier }
         for life in lives.values { schedule(life) }
     }
 
     /// The lives still open (with ``ReplayOptions/keepsRecords``), by latest record then key:
     /// what a later run needs to rebuild them.
-    public var openLives: [SavedLife] {
+    package var openLives: [SavedLife] {
         lives.values.sorted { ($0.latest, $0.key) < ($1.latest, $1.key) }.map { life in
             SavedLife(records: life.records, pendingTrace: life.pendingTrace, pendingPoints: life.pendingPoints)
         }

@@ -4,7 +4,7 @@ import OpenAVT
 /// A tracker that re-emits recorded actions with their recorded attributes.
 ///
 /// It supplies the attributes of its latest record (`suppliedAttributes`): before
-/// each emit the replay loads the record with ``load(_:)``, so the event gets exactly the
+/// each emit the replay loads the record with `load(_:)`, so the event gets exactly the
 /// recorded attributes, and a hub asking another tracker (as `HubCoreAds` asks for the
 /// content `position`) gets that tracker's latest recorded value.
 public final class ReplayTracker: Tracker {
@@ -26,7 +26,7 @@ public final class ReplayTracker: Tracker {
     public var latest: Attributes { suppliedAttributes.all }
 
     /// Makes a record's attributes the ones the tracker supplies.
-    public func load(_ attributes: PackedAttributes) {
+    package func load(_ attributes: PackedAttributes) {
         suppliedAttributes = SuppliedAttributes(attributes)
     }
 
@@ -34,7 +34,7 @@ public final class ReplayTracker: Tracker {
     /// (`withPackedBytes(_:)`), the ones the tracker supplies.
     /// They are copied into the memory of the ones they replace when no event holds those
     /// any more.
-    public func load(packedBytes: UnsafeRawBufferPointer) {
+    package func load(packedBytes: UnsafeRawBufferPointer) {
         suppliedAttributes.replace(withPackedBytes: packedBytes)
     }
 }

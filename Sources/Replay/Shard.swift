@@ -38,7 +38,7 @@ public struct Shard: Hashable, Sendable {
     }
 
     /// FNV-1a 64 of `"<system>:<id>"` in UTF-8.
-    public static func hash(_ key: SessionKey) -> UInt64 {
+    package static func hash(_ key: SessionKey) -> UInt64 {
         let prefix = systemPrefixHashes[key.system.ordinal]
         var id = key.id
         return id.withUTF8 { EventModel.fnv1a64(UnsafeRawBufferPointer($0), continuing: prefix) }

@@ -8,14 +8,14 @@
 /// An output file's buffer is one too, so that the largest reports (the metrics) are
 /// encoded straight into it (``MetricsReport/appendInflux(_:with:into:)``) rather than into an
 /// array copied into it.
-public struct ByteWriter: ~Copyable {
+package struct ByteWriter: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     /// The bytes written so far.
-    public private(set) var count = 0
+    package private(set) var count = 0
 
     /// An empty writer with room for `capacity` bytes before it grows.
-    public init(capacity: Int = 4_096) {
+    package init(capacity: Int = 4_096) {
         self.capacity = Swift.max(capacity, 64)
         base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
     }
@@ -25,18 +25,18 @@ public struct ByteWriter: ~Copyable {
     }
 
     /// The bytes written, as an array.
-    public consuming func finish() -> [UInt8] {
+    package consuming func finish() -> [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Drops the bytes from `start` on, keeping the memory.
-    public mutating func truncate(to start: Int) {
+    package mutating func truncate(to start: Int) {
         precondition(start >= 0 && start <= count, "truncating outside the written bytes")
         count = start
     }
 
     /// Calls `body` with the bytes from `start` on.
-    public func withBytes<Result>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    package func withBytes<Result>(from start: Int, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         body(UnsafeBufferPointer(start: base + start, count: count - start))
     }
 
@@ -75,7 +75,7 @@ public struct ByteWriter: ~Copyable {
 
     /// Appends the bytes of an array (read in place: the array is not retained).
     @inline(__always)
-    public mutating func append(_ bytes: borrowing [UInt8]) {
+    package mutating func append(_ bytes: borrowing [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 

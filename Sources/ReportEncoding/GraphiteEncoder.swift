@@ -17,35 +17,35 @@ import OpenAVT
 ///
 /// Graphite keeps one value per path and interval: a second line for the same path in
 /// the same retention step overwrites the first, so callers sum per interval first.
-public struct GraphiteEncoder: Sendable {
+package struct GraphiteEncoder: Sendable {
     /// The longest line written, in bytes, `\n` included.
-    public static let maxLineBytes = 16_384
+    package static let maxLineBytes = 16_384
 
     /// The nodes put before every path (from `--prefix`), already sanitised.
-    public let prefix: [String]
+    package let prefix: [String]
     /// Lines not written because the value was NaN or infinite.
-    public private(set) var skippedNonFinite = 0
+    package private(set) var skippedNonFinite = 0
     /// Lines not written because they would exceed ``maxLineBytes``.
-    public private(set) var skippedTooLong = 0
+    package private(set) var skippedTooLong = 0
     /// Lines not written because the path (prefix included) had no node.
-    public private(set) var skippedEmptyPath = 0
+    package private(set) var skippedEmptyPath = 0
 
     /// Creates an encoder that puts `prefix` before every path.
     ///
     /// - Parameter prefix: the leading nodes, each sanitised like any node.
-    public init(prefix: [String] = []) {
+    package init(prefix: [String] = []) {
         self.prefix = prefix.map(Self.sanitizedNode)
     }
 
     /// Splits a dotted prefix as users type it (`--prefix avt.prod`) into nodes,
     /// dropping empty ones (`"avt..prod."` → `["avt", "prod"]`).
-    public static func nodes(fromDotted dotted: String) -> [String] {
+    package static func nodes(fromDotted dotted: String) -> [String] {
         dotted.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: true)
             .map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Returns `node` sanitised to `[A-Za-z0-9_-]`, one `_` per other byte; `_` if empty.
-    public static func sanitizedNode(_ node: String) -> String {
+    package static func sanitizedNode(_ node: String) -> String {
         var bytes: [UInt8] = []
         appendNode(node, into: &bytes)
         return String(decoding: bytes, as: UTF8.self)
@@ -55,7 +55,7 @@ public struct GraphiteEncoder: Sendable {
     ///
     /// - Returns: whether the line was written.
     @discardableResult
-    public mutating func appendLine(path: [String], value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
+    package mutating func appendLine(path: [String], value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
         -> Bool
     {
         guard let path = encodedPath(path) else { return false }
@@ -67,7 +67,7 @@ public struct GraphiteEncoder: Sendable {
     ///
     /// - Returns: whether the line was written.
     @discardableResult
-    public mutating func appendLine(path: [String], value: Double, epochSeconds: Int64, into buffer: inout [UInt8])
+    package mutating func appendLine(path: [String], value: Double, epochSeconds: Int64, into buffer: inout [UInt8])
         -> Bool
     {
         guard value.isFinite else {
@@ -80,7 +80,7 @@ public struct GraphiteEncoder: Sendable {
 
     /// The dotted, sanitised path (prefix first) for lines of `path`, made once for many
     /// lines; `nil` (counted) when the path, prefix included, has no node.
-    public mutating func encodedPath(_ path: [String]) -> GraphitePath? {
+    package mutating func encodedPath(_ path: [String]) -> GraphitePath? {
         if prefix.isEmpty && path.isEmpty {
             skippedEmptyPath += 1
             return nil
@@ -102,7 +102,7 @@ public struct GraphiteEncoder: Sendable {
 
     /// Appends to `bytes` the path `path` with one more node, `node`, sanitised: the same bytes
     /// as encoding the nodes of `path` and `node` together.
-    public static func append(_ path: GraphitePath, extendedWith node: String, to bytes: inout [UInt8]) {
+    package static func append(_ path: GraphitePath, extendedWith node: String, to bytes: inout [UInt8]) {
         bytes.append(contentsOf: path.bytes)
         bytes.append(UInt8(ascii: "."))
         appendNode(node, into: &bytes)
@@ -111,7 +111,7 @@ public struct GraphiteEncoder: Sendable {
     /// Appends `path value epoch_seconds\n` for an integer value and a path made by
     /// ``encodedPath(_:)``.
     @discardableResult
-    public mutating func appendLine(path: GraphitePath, value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
+    package mutating func appendLine(path: GraphitePath, value: Int64, epochSeconds: Int64, into buffer: inout [UInt8])
         -> Bool
     {
         var writer = ByteWriter(capacity: path.bytes.count + 64)
@@ -123,7 +123,7 @@ public struct GraphiteEncoder: Sendable {
     /// Appends `path value epoch_seconds\n` for a double value and a path made by
     /// ``encodedPath(_:)``; NaN and infinities are not written.
     @discardableResult
-    public mutating func appendLine(path: GraphitePath, value: Double, epochSeconds: Int64, into buffer: inout [UInt8])
+    package mutating func appendLine(path: GraphitePath, value: Double, epochSeconds: Int64, into buffer: inout [UInt8])
         -> Bool
     {
         var writer = ByteWriter(capacity: path.bytes.count + 64)
@@ -180,7 +180,7 @@ public struct GraphiteEncoder: Sendable {
     }
 
     /// The longest node written, in bytes; longer ones are cut (librato's limit for names and sources).
-    public static let maxNodeBytes = 254
+    package static let maxNodeBytes = 254
 
     private static func appendNode(_ node: String, into buffer: inout [UInt8]) {
         if node.isEmpty {
@@ -212,6 +212,6 @@ public struct GraphiteEncoder: Sendable {
 }
 
 /// A dotted, sanitised Graphite path, made once by ``GraphiteEncoder/encodedPath(_:)`` for many lines.
-public struct GraphitePath: Hashable, Sendable {
+package struct GraphitePath: Hashable, Sendable {
     let bytes: [UInt8]
 }

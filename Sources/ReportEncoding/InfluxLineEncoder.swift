@@ -32,18 +32,18 @@ import EventModel
 ///   business and the encoder writes them unchanged.
 ///
 /// Every dropped point, field and tag is counted, so that a run can report it.
-public struct InfluxLineEncoder: Sendable {
+package struct InfluxLineEncoder: Sendable {
     /// Points not written: no valid field left, or an unusable measurement.
-    public private(set) var droppedPoints = 0
+    package private(set) var droppedPoints = 0
     /// Fields dropped from written or unwritten points: non-finite doubles, empty keys.
-    public private(set) var droppedFields = 0
+    package private(set) var droppedFields = 0
     /// Tags omitted: empty key or value, or a repeated key.
-    public private(set) var droppedTags = 0
+    package private(set) var droppedTags = 0
     /// String values cut to InfluxDB's 64 KiB limit.
-    public private(set) var truncatedStrings = 0
+    package private(set) var truncatedStrings = 0
 
     /// The longest string field value InfluxDB stores, in UTF-8 bytes.
-    public static let maxStringBytes = 65_535
+    package static let maxStringBytes = 65_535
 
     /// Field keys escaped before, found by their strings' words (`StringWords`):
     /// the metrics have a handful of names, written in code and so shared. The keys are kept
@@ -59,7 +59,7 @@ public struct InfluxLineEncoder: Sendable {
     private static let maxEscapedKeys = 32
 
     /// Creates an encoder with zeroed counters.
-    public init() {}
+    package init() {}
 
     /// Appends one point to `buffer`, or nothing when the point cannot be written.
     ///
@@ -71,7 +71,7 @@ public struct InfluxLineEncoder: Sendable {
     ///   - buffer: the bytes to append to.
     /// - Returns: whether a line was appended.
     @discardableResult
-    public mutating func appendPoint(
+    package mutating func appendPoint(
         measurement: String,
         tags: [(String, String)],
         fields: [(String, InfluxFieldValue)],
@@ -90,7 +90,7 @@ public struct InfluxLineEncoder: Sendable {
     /// ``appendPoint(series:fields:sharedFields:timestamp:into:)``; `nil` when the measurement cannot be
     /// written (the caller counts its points as dropped). Omitted tags are counted here, once
     /// per series.
-    public mutating func series(measurement: String, tags: [(String, String)]) -> InfluxSeries? {
+    package mutating func series(measurement: String, tags: [(String, String)]) -> InfluxSeries? {
         var writer = ByteWriter(capacity: 256)
         let measurementBytes = measurement.utf8
         guard let first = measurementBytes.first, first != UInt8(ascii: "#"),
@@ -104,7 +104,7 @@ public struct InfluxLineEncoder: Sendable {
     /// ``appendPoint(series:fields:sharedFields:timestamp:into:)``. What is dropped or cut
     /// while encoding them is counted each time they are written, as for fields given one
     /// by one.
-    public func fields(_ fields: [(String, InfluxFieldValue)]) -> InfluxFields {
+    package func fields(_ fields: [(String, InfluxFieldValue)]) -> InfluxFields {
         var encoder = InfluxLineEncoder()
         var writer = ByteWriter(capacity: 256)
         _ = encoder.appendFields(fields, after: nil, into: &writer)
@@ -116,7 +116,7 @@ public struct InfluxLineEncoder: Sendable {
     /// measurement and tags once for many points is what makes large outputs cheap. The
     /// `sharedFields` (made by ``fields(_:)``) follow `fields`.
     @discardableResult
-    public mutating func appendPoint(
+    package mutating func appendPoint(
         series: InfluxSeries,
         fields: [(String, InfluxFieldValue)],
         sharedFields: InfluxFields = InfluxFields(),
@@ -136,7 +136,7 @@ public struct InfluxLineEncoder: Sendable {
     /// ``appendPoint(series:fields:sharedFields:timestamp:into:)`` with `[(key, value)]`,
     /// without the array.
     @discardableResult
-    public mutating func appendPoint(
+    package mutating func appendPoint(
         series: InfluxSeries,
         field key: String,
         _ value: InfluxFieldValue,
@@ -392,7 +392,7 @@ public struct InfluxLineEncoder: Sendable {
 }
 
 /// The escaped `measurement[,tag=value…]` that starts each line of one series.
-public struct InfluxSeries: Hashable, Sendable {
+package struct InfluxSeries: Hashable, Sendable {
     fileprivate let bytes: [UInt8]
     /// FNV-1a 64 of the bytes, which tells series apart where keeping them all would cost too
     /// much (``InfluxPointTimes``).
@@ -405,13 +405,13 @@ public struct InfluxSeries: Hashable, Sendable {
 }
 
 /// Escaped `key=value[,key=value…]` fields that many points share, with what encoding them dropped or cut.
-public struct InfluxFields: Hashable, Sendable {
+package struct InfluxFields: Hashable, Sendable {
     fileprivate let bytes: [UInt8]
     fileprivate let droppedFields: Int
     fileprivate let truncatedStrings: Int
 
     /// No fields.
-    public init() {
+    package init() {
         self.init(bytes: [], droppedFields: 0, truncatedStrings: 0)
     }
 

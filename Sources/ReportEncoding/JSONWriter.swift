@@ -26,48 +26,48 @@ import EventModel
 ///
 /// A call out of place (a value in an object without a key, an `end` without a
 /// `begin`) is not checked; ``isBalanced`` tells whether every container was closed.
-public struct JSONWriter: Sendable {
+package struct JSONWriter: Sendable {
     /// For each open container, whether something was written in it already.
     private var hasElement: [Bool] = []
     /// Whether a key was just written, so the next value follows its colon.
     private var afterKey = false
 
     /// Creates a writer at the top level.
-    public init() {
+    package init() {
         hasElement.reserveCapacity(8)
     }
 
     /// Whether every object and array begun was ended.
-    public var isBalanced: Bool { hasElement.isEmpty && !afterKey }
+    package var isBalanced: Bool { hasElement.isEmpty && !afterKey }
 
     /// Opens an object: `{`.
-    public mutating func beginObject(into buffer: inout [UInt8]) {
+    package mutating func beginObject(into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(UInt8(ascii: "{"))
         hasElement.append(false)
     }
 
     /// Closes the innermost object: `}`.
-    public mutating func endObject(into buffer: inout [UInt8]) {
+    package mutating func endObject(into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "}"))
         _ = hasElement.popLast()
     }
 
     /// Opens an array: `[`.
-    public mutating func beginArray(into buffer: inout [UInt8]) {
+    package mutating func beginArray(into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(UInt8(ascii: "["))
         hasElement.append(false)
     }
 
     /// Closes the innermost array: `]`.
-    public mutating func endArray(into buffer: inout [UInt8]) {
+    package mutating func endArray(into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "]"))
         _ = hasElement.popLast()
     }
 
     /// Writes an object member's key and its colon; the next call writes its value.
-    public mutating func key(_ name: String, into buffer: inout [UInt8]) {
+    package mutating func key(_ name: String, into buffer: inout [UInt8]) {
         separate(into: &buffer)
         Self.appendQuoted(name, into: &buffer)
         buffer.append(UInt8(ascii: ":"))
@@ -75,38 +75,38 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes a string value.
-    public mutating func string(_ value: String, into buffer: inout [UInt8]) {
+    package mutating func string(_ value: String, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         Self.appendQuoted(value, into: &buffer)
     }
 
     /// Writes an integer value.
-    public mutating func int(_ value: Int64, into buffer: inout [UInt8]) {
+    package mutating func int(_ value: Int64, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         DecimalFormatting.appendInt64(value, into: &buffer)
     }
 
     /// Writes a double value in its shortest round-trip form, or `null` when it is NaN
     /// or infinite.
-    public mutating func double(_ value: Double, into buffer: inout [UInt8]) {
+    package mutating func double(_ value: Double, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         Self.appendDouble(value, into: &buffer)
     }
 
     /// Writes `true` or `false`.
-    public mutating func bool(_ value: Bool, into buffer: inout [UInt8]) {
+    package mutating func bool(_ value: Bool, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// Writes `null`.
-    public mutating func null(into buffer: inout [UInt8]) {
+    package mutating func null(into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(contentsOf: "null".utf8)
     }
 
     /// Writes an attribute value as the JSON value of its case.
-    public mutating func attributeValue(_ value: AttributeValue, into buffer: inout [UInt8]) {
+    package mutating func attributeValue(_ value: AttributeValue, into buffer: inout [UInt8]) {
         switch value {
         case .string(let text): string(text, into: &buffer)
         case .int(let number): int(number, into: &buffer)
@@ -120,7 +120,7 @@ public struct JSONWriter: Sendable {
 
     /// Writes attributes as an object whose keys are sorted in UTF-8 byte order, so the
     /// output never depends on the dictionary's iteration order.
-    public mutating func attributes(_ attributes: Attributes, into buffer: inout [UInt8]) {
+    package mutating func attributes(_ attributes: Attributes, into buffer: inout [UInt8]) {
         beginObject(into: &buffer)
         for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
             key(name.rawValue, into: &buffer)
@@ -130,19 +130,19 @@ public struct JSONWriter: Sendable {
     }
 
     /// Ends a JSON Lines record with `"\n"` and resets the writer to the top level.
-    public mutating func endLine(into buffer: inout [UInt8]) {
+    package mutating func endLine(into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "\n"))
         hasElement.removeAll(keepingCapacity: true)
         afterKey = false
     }
 
     /// Appends `value` as a quoted, escaped JSON string (`appendQuoted(_:into:)`).
-    public static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
+    package static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
         JSONText.appendQuoted(value, into: &buffer)
     }
 
     /// Appends a double in its shortest round-trip form, or `null` for NaN or an infinity.
-    public static func appendDouble(_ value: Double, into buffer: inout [UInt8]) {
+    package static func appendDouble(_ value: Double, into buffer: inout [UInt8]) {
         if value.isFinite {
             DecimalFormatting.appendShortest(value, into: &buffer)
         } else {

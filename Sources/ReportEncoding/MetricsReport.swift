@@ -10,7 +10,7 @@ import Replay
 /// are nanoseconds (write with `precision=ns`) within the event's millisecond, so that
 /// InfluxDB, which keeps one point per series and time, keeps every point: with the device
 /// ids as tags, the point's index among its source's points in that millisecond; with them as
-/// fields (``idsAsFields``), a time no other point of the series has (``InfluxPointTimes``).
+/// fields (``idsAsFields``), a time no other point of the series has (`InfluxPointTimes`).
 ///
 /// Graphite: `<prefix>.<system>.<path...>.<MetricName> value epoch_seconds`, one line per path
 /// and second, whose value is the sum of that second's values: counters add up, and the
@@ -47,7 +47,7 @@ public struct MetricsReport {
 
     /// Appends `metrics.influx`'s lines for points in output order (`influx(_:)`), with an
     /// encoder kept from one batch to the next: it keeps the metrics' names escaped.
-    public func appendInflux(
+    package func appendInflux(
         _ points: [MetricPoint], with encoder: inout InfluxLineEncoder, into writer: inout ByteWriter
     ) {
         var times = InfluxPointTimes()
@@ -56,7 +56,7 @@ public struct MetricsReport {
 
     /// Appends `metrics.influx`'s lines for points in output order, with an encoder and the
     /// times of the points written so far kept from one batch to the next (``idsAsFields``).
-    public func appendInflux(
+    package func appendInflux(
         _ points: [MetricPoint], with encoder: inout InfluxLineEncoder, times: inout InfluxPointTimes,
         into writer: inout ByteWriter
     ) {
@@ -129,7 +129,7 @@ public struct MetricsReport {
     }
 
     /// Appends `metrics.graphite`'s lines for points in output order (`graphite(_:)`).
-    public func appendGraphite(_ points: [MetricPoint], into writer: inout ByteWriter) {
+    package func appendGraphite(_ points: [MetricPoint], into writer: inout ByteWriter) {
         var paths = GraphitePaths()
         var lineOfPoint: [Int] = []
         lineOfPoint.reserveCapacity(points.count)
@@ -406,10 +406,10 @@ private struct GraphiteAggregateKey: Hashable {
 /// order. A time is kept as a 64-bit digest of it and its series: two that share a digest
 /// only move a point on to the next nanosecond, never give two points one time. Memory:
 /// about 25 bytes a point written (100 MB for the 3.9 million points of the benchmark day).
-public struct InfluxPointTimes {
+package struct InfluxPointTimes {
     private var claimed: Set<UInt64> = []
 
-    public init() {}
+    package init() {}
 
     /// Claims a free time in millisecond `millisecond` for the `index`-th point of `source`
     /// in it, in `series`.

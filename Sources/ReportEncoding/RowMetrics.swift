@@ -16,21 +16,21 @@ import Replay
 ///
 /// Graphite keeps one value per path and second, with no fields to tell rows apart: it gets
 /// the aggregates instead (`graphite(_:)`).
-public struct RowMetrics {
-    public let prefix: String
-    public let groupBy: GroupBy
+package struct RowMetrics {
+    package let prefix: String
+    package let groupBy: GroupBy
     private let tagKeys: [String]
     private var encoder = InfluxLineEncoder()
     private var times = InfluxPointTimes()
 
-    public init(prefix: String, groupBy: GroupBy) {
+    package init(prefix: String, groupBy: GroupBy) {
         self.prefix = prefix
         self.groupBy = groupBy
         tagKeys = groupBy.keys.map { GroupBy.columnName($0, reserved: Self.fieldNames) }
     }
 
     /// Appends the InfluxDB points of a closed session's rows.
-    public mutating func appendInflux(_ report: SessionReport, into buffer: inout [UInt8]) {
+    package mutating func appendInflux(_ report: SessionReport, into buffer: inout [UInt8]) {
         for playback in report.playbacks {
             let group = groupBy.values(of: playback)
             append(

@@ -79,7 +79,7 @@ public enum SummaryReport {
     }
 
     /// `2025-11-20T07:00:00Z`.
-    public static func rfc3339(_ time: Timestamp) -> String {
+    package static func rfc3339(_ time: Timestamp) -> String {
         let seconds = time.epochSeconds
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let (year, month, day) = CivilDate.date(days: days)

@@ -18,7 +18,7 @@ public struct Middleware: Sendable {
     }
 
     /// Capitalises every attribute key as Foundation's `capitalized` does
-    /// (``capitalised(_:)``: `valuePropositionSessionId` → `Valuepropositionsessionid`,
+    /// (`capitalised(_:)`: `valuePropositionSessionId` → `Valuepropositionsessionid`,
     /// `started_1` → `Started_1`).
     ///
     /// Keys that capitalise alike (`title` and `Title`) leave one attribute: that of the key
@@ -57,7 +57,7 @@ public struct Middleware: Sendable {
 
     /// Whether `key` is one a ``duration(from:to:)`` middleware adds (`durationOpenedCompleted`),
     /// in any case, so that capitalised keys (`Durationopenedcompleted`) count too.
-    public static func isDurationKey(_ key: AttributeKey) -> Bool {
+    package static func isDurationKey(_ key: AttributeKey) -> Bool {
         // Every event's attributes are asked about: most are ruled out by their length, without
         // a lowercased copy. A name that matches is ASCII (the only non-ASCII character that
         // lowercases to ASCII is the Kelvin sign, and no status has a k), so it has as many
@@ -104,7 +104,7 @@ public struct Middleware: Sendable {
     ///
     /// Checked against Foundation on every assigned scalar of the Basic Multilingual Plane
     /// between letters and at the start (`MiddlewareTests`).
-    public static func capitalised(_ text: String) -> String {
+    package static func capitalised(_ text: String) -> String {
         var result = ""
         var inWord = false
         for scalar in text.unicodeScalars {
