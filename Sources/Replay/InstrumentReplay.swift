@@ -16,8 +16,7 @@ struct InstrumentReplay {
     private var lastOrigin: MetricOrigin?
     private var lastOriginTracker: TrackerID = 0
     private var lastOriginPlaybackID: String?
-    /// The InfluxDB tags of each tracker's metrics, and the Graphite path of the instrument's.
-    private var trackerTags: [[MetricTag]] = []
+    /// The Graphite path of the instrument's metrics.
     private let path: [String]
     /// Whether the trace lists the events the hub accepted, and those it rejected.
     private let tracesAccepted: Bool
@@ -41,8 +40,7 @@ struct InstrumentReplay {
     private mutating func addTrackers(upTo tracker: TrackerID) {
         while trackers.count <= tracker {
             let replayTracker = ReplayTracker()
-            let id = instrument.addTracker(replayTracker)
-            trackerTags.append([MetricTag("instrument", instrument.id), MetricTag("tracker", String(id))])
+            instrument.addTracker(replayTracker)
             trackers.append(replayTracker)
         }
         instrument.ready()
@@ -90,15 +88,24 @@ struct InstrumentReplay {
 
     var summaries: [PlaybackSummary] { playbacks.summaries }
 
-    /// The origin of a tracker's points during a playback (its `playback_id` string field),
-    /// kept in `lastOrigin` and shared by the points in a row of the same tracker and playback.
+    /// Forgets what is kept only to be reused (the last points' origin): an idle instrument
+    /// costs its state machines and rows alone.
+    mutating func dropReusables() {
+        lastOrigin = nil
+        lastOriginPlaybackID = nil
+    }
+
+    /// The origin of a tracker's points during a playback (the InfluxDB tags `instrument` and
+    /// `tracker`, its `playback_id` string field), kept in `lastOrigin` and shared by the points
+    /// in a row of the same tracker and playback.
     private mutating func origin(tracker: TrackerID, of event: Event) -> MetricOrigin {
         if let lastOrigin, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
             return lastOrigin
         }
         let playbackID = event.string(.playbackId)
         let origin = MetricOrigin(
-            system: .openavt, source: instrument.id, tags: trackerTags[tracker], path: path,
+            system: .openavt, source: instrument.id,
+            tags: [MetricTag("instrument", instrument.id), MetricTag("tracker", String(tracker))], path: path,
             stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [])
         lastOrigin = origin
         lastOriginTracker = tracker

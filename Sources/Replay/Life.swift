@@ -201,6 +201,7 @@ final class InstrumentLife: Life {
 
     override fileprivate func replayBurst(keepingCapacity: Bool) {
         waiting.drain(keepingCapacity: keepingCapacity) { replay.replay($0, into: &outputs) }
+        if !keepingCapacity { replay.dropReusables() }
     }
 
     override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
