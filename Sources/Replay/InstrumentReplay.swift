@@ -16,8 +16,6 @@ struct InstrumentReplay {
     private var lastOrigin: MetricOrigin?
     private var lastOriginTracker: TrackerID = 0
     private var lastOriginPlaybackID: String?
-    /// The Graphite path of the instrument's metrics.
-    private let path: [String]
     /// Whether the trace lists the events the hub accepted, and those it rejected.
     private let tracesAccepted: Bool
     private let tracesRejected: Bool
@@ -33,7 +31,6 @@ struct InstrumentReplay {
             metricalc: components.makeMetricalc(), backend: components.makeBackend())
         instrument.keepsRejectedEvents = options.includeTrace && options.includeRejected
         playbacks = PlaybackRecorder(instrument: id, groupAttributes: options.groupBy.playbackAttributes)
-        path = [id]
     }
 
     /// Adds trackers up to `tracker`.
@@ -96,8 +93,8 @@ struct InstrumentReplay {
     }
 
     /// The origin of a tracker's points during a playback (the InfluxDB tags `instrument` and
-    /// `tracker`, its `playback_id` string field), kept in `lastOrigin` and shared by the points
-    /// in a row of the same tracker and playback.
+    /// `tracker`, the instrument's Graphite path, its `playback_id` string field), kept in
+    /// `lastOrigin` and shared by the points in a row of the same tracker and playback.
     private mutating func origin(tracker: TrackerID, of event: Event) -> MetricOrigin {
         if let lastOrigin, lastOriginTracker == tracker, event.string(.playbackId, equals: lastOriginPlaybackID) {
             return lastOrigin
@@ -105,7 +102,8 @@ struct InstrumentReplay {
         let playbackID = event.string(.playbackId)
         let origin = MetricOrigin(
             system: .openavt, source: instrument.id,
-            tags: [MetricTag("instrument", instrument.id), MetricTag("tracker", String(tracker))], path: path,
+            tags: [MetricTag("instrument", instrument.id), MetricTag("tracker", String(tracker))],
+            path: [instrument.id],
             stringFields: playbackID.map { [MetricTag("playback_id", $0)] } ?? [])
         lastOrigin = origin
         lastOriginTracker = tracker
