@@ -9,9 +9,12 @@ public struct ValuePropositionKey: Hashable, Sendable {
     public let name: String
     private let canonicalAttributes: Attributes
 
-    /// The key of a value proposition.
+    /// The key of a value proposition. When no value changes as a JSON value (no whole
+    /// floating-point number), the key shares the attributes' memory: an open session keeps
+    /// both its attributes and its key.
     public init(name: String, attributes: Attributes) {
         self.name = name
-        self.canonicalAttributes = attributes.mapValues(\.jsonCanonical)
+        canonicalAttributes =
+            attributes.values.allSatisfy { $0.jsonCanonical == $0 } ? attributes : attributes.mapValues(\.jsonCanonical)
     }
 }
