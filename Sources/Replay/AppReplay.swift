@@ -104,6 +104,13 @@ struct AppReplay {
         }
     }
 
+    /// Forgets what is kept only to be reused (the sessions' origins): an idle app session
+    /// costs its session manager and rows alone.
+    mutating func dropReusables() {
+        origins = []
+        originsOfOtherIDs = [:]
+    }
+
     /// One origin for all of a session's points, made with its first: the encoders escape it
     /// once, and know it again by identity.
     private mutating func origin(of event: ValuePropositionEvent, row: Int?) -> MetricOrigin {

@@ -235,6 +235,7 @@ final class AppLife: Life {
         swap(&records, &waiting)
         records.reverseByMoving()
         while let record = records.popLast() { replay.replay(record, into: &outputs) }
+        if !keepingCapacity { replay.dropReusables() }
     }
 
     override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
