@@ -82,6 +82,35 @@ struct StreamingTests {
         #expect(result.reports.allSatisfy { $0.closing != .idleGap })
     }
 
+    /// A life idle past the flush delay forgets the origins it kept for reuse; the points after
+    /// the pause get the same origin again, for an instrument's playback and an app's session.
+    @Test func pointsAfterAnIdlePauseHaveTheOriginOfThoseBefore() throws {
+        let pause = 45 * Self.minute
+        var records = pausedPlayback(pause: pause)
+        for (time, action) in [
+            (0, VPAction.open), (1_000, .start), (60_000 + pause, .pause), (61_000 + pause, .start),
+            (62_000 + pause, .complete),
+        ] {
+            records.append(
+                .vp(VPRecord(timestamp: Timestamp(milliseconds: time), app: "a", name: "v", action: action)))
+        }
+        let result = CollectedReplay(lines: records.sorted { $0.timestamp < $1.timestamp })
+        #expect(result.reports.contains { $0.key.id == "i" && $0.closing == nil })
+        let playback = result.points.filter { $0.origin.source == "i" }
+        #expect(playback.contains { $0.metric.timestamp.milliseconds < 60_000 })
+        #expect(playback.contains { $0.metric.timestamp.milliseconds > pause })
+        #expect(Set(playback.map(\.origin)).count == 1)
+        let origin = try #require(playback.first?.origin)
+        #expect(origin.tags == [MetricTag("instrument", "i"), MetricTag("tracker", "0")])
+        #expect(origin.path == ["i"])
+        #expect(origin.stringFields == [MetricTag("playback_id", "i:0:p1")])
+        let session = result.points.filter { $0.origin.source == "a" }
+        #expect(
+            session.map(\.metric.name) == ["Opened", "Started", "Paused", "Started", "Completed", "SessionDuration"])
+        #expect(Set(session.map(\.origin)).count == 1)
+        #expect(session.first?.origin.stringFields == [MetricTag("session_id", "a:0:v1")])
+    }
+
     @Test func aSilenceLongerThanTheIdleGapStartsANewLife() {
         let day = 24 * 60 * Self.minute
         let records = [
