@@ -1,4 +1,5 @@
 import ReportDiff
+import ReportEncoding
 
 /// `check --junit FILE`: the outcome of a check as JUnit XML, which CI systems read: one test
 /// suite, a test case per report file compared (a `failure` with the file's differences when
@@ -44,21 +45,10 @@ package enum JUnitReport {
         return Array(text.utf8)
     }
 
-    /// Text for XML content and attribute values; a control character XML 1.0 cannot hold
-    /// (from a log's text) becomes U+FFFD.
-    static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "\n", "\t": result.unicodeScalars.append(scalar)
-            case _ where scalar.value < 0x20: result += "\u{FFFD}"
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+    /// Text for XML content and attribute values (``MarkupText/appendEscaped(_:into:)``).
+    private static func escaped(_ text: String) -> String {
+        var bytes: [UInt8] = []
+        MarkupText.appendEscaped(text, into: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -11,7 +11,7 @@ struct HTMLWriter {
 
     /// Appends text, escaped for element content and quoted attribute values.
     mutating func text(_ text: String) {
-        Self.appendEscaped(text, into: &bytes)
+        MarkupText.appendEscaped(text, into: &bytes)
     }
 
     /// Appends an integer.
@@ -35,22 +35,5 @@ struct HTMLWriter {
     mutating func ratio(_ numerator: Int128, over denominator: Int128, unit: String = "") {
         let defined = DecimalFormatting.appendFixed2(numerator: numerator, denominator: denominator, into: &bytes)
         markup(defined ? unit : "–")
-    }
-
-    /// Appends `text` with `&`, `<`, `>`, `"` and `'` as character references, and control
-    /// characters other than tab, line feed and carriage return (which HTML forbids) as U+FFFD.
-    static func appendEscaped(_ text: String, into buffer: inout [UInt8]) {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): buffer.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): buffer.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): buffer.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): buffer.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): buffer.append(contentsOf: "&#39;".utf8)
-            case 0x09, 0x0A, 0x0D: buffer.append(byte)
-            case 0x00..<0x20, 0x7F: buffer.append(contentsOf: [0xEF, 0xBF, 0xBD])
-            default: buffer.append(byte)
-            }
-        }
     }
 }

@@ -27,7 +27,7 @@ struct HTMLReportTests {
 
     @Test func textFromTheLogsIsEscaped() {
         var bytes: [UInt8] = []
-        HTMLWriter.appendEscaped("<b class=\"x\">Tom & Jerry's</b>\u{0}\u{1B}\t\nÉ", into: &bytes)
+        MarkupText.appendEscaped("<b class=\"x\">Tom & Jerry's</b>\u{0}\u{1B}\t\nÉ", into: &bytes)
         #expect(text(bytes) == "&lt;b class=&quot;x&quot;&gt;Tom &amp; Jerry&#39;s&lt;/b&gt;\u{FFFD}\u{FFFD}\t\nÉ")
     }
 
