@@ -14,7 +14,6 @@ package struct ReplayConfiguration {
     /// The first part of metric names.
     package var prefix: String
     /// What the metric files hold, and whether the aggregates are added to them (`--aggregate`).
-    package var metricPoints: MetricPoints
     package var grain: MetricsGrain
     package var aggregate: Bool
     /// The window of first records whose sessions are written (`--since`, `--until`).
@@ -32,15 +31,14 @@ package struct ReplayConfiguration {
     package var toolName: String
 
     package init(
-        files: [String], replayOptions: ReplayOptions, hubName: String, prefix: String, metricPoints: MetricPoints,
-        grain: MetricsGrain, aggregate: Bool, since: Timestamp?, until: Timestamp?, maxLateness: Int64,
+        files: [String], replayOptions: ReplayOptions, hubName: String, prefix: String, grain: MetricsGrain,
+        aggregate: Bool, since: Timestamp?, until: Timestamp?, maxLateness: Int64,
         maxRejects: RejectLimit?, maxLate: RejectLimit?, strict: Bool, middlewareArguments: [String], toolName: String
     ) {
         self.files = files
         self.replayOptions = replayOptions
         self.hubName = hubName
         self.prefix = prefix
-        self.metricPoints = metricPoints
         self.grain = grain
         self.aggregate = aggregate
         self.since = since
@@ -52,6 +50,9 @@ package struct ReplayConfiguration {
         self.middlewareArguments = middlewareArguments
         self.toolName = toolName
     }
+
+    /// The points the metric files hold.
+    package var metricPoints: MetricPoints { MetricPoints(grain: grain, aggregate: aggregate) }
 
     /// The sessions whose reports are written.
     package var window: Range<Timestamp> {

@@ -77,15 +77,12 @@ struct PushOptions: ParsableArguments {
         return sinks
     }
 
-    typealias SinkSummary = PushSinkSummary
-    typealias Result = PushResult
-
     /// Sends what the spool kept, then the folder's metric files (none when `folder` is nil),
     /// printing what happened to them and why.
-    func push(fromFolder folder: String?, quiet: Bool) -> (result: Result, sinks: [SinkSummary]) {
+    func push(fromFolder folder: String?, quiet: Bool) -> (result: PushResult, sinks: [PushSinkSummary]) {
         let spool = Spool(directory: spool ?? ((folder ?? "reports") as NSString).appendingPathComponent("spool"))
-        var result = Result.delivered
-        var summaries: [SinkSummary] = []
+        var result = PushResult.delivered
+        var summaries: [PushSinkSummary] = []
         for (sink, file) in sinks {
             let batches = folder.map {
                 LineBatches(path: ($0 as NSString).appendingPathComponent(file), lines: Self.batchLines)
@@ -100,7 +97,7 @@ struct PushOptions: ParsableArguments {
             }
             let waiting = spool.pending(for: sink.name).count
             summaries.append(
-                SinkSummary(
+                PushSinkSummary(
                     name: sink.name, delivered: outcome.delivered, fromSpool: outcome.flushed, kept: outcome.spooled,
                     refused: outcome.refused.count, lost: outcome.lost.count, waiting: waiting,
                     unreachable: outcome.unreachable))

@@ -96,8 +96,8 @@ struct ReplayArguments: ParsableArguments {
     /// The files and options as a run takes them.
     var configuration: ReplayConfiguration {
         ReplayConfiguration(
-            files: files, replayOptions: replayOptions, hubName: hub.rawValue, prefix: prefix,
-            metricPoints: metricPoints, grain: metrics, aggregate: aggregate, since: since?.timestamp,
+            files: files, replayOptions: replayOptions, hubName: hub.rawValue, prefix: prefix, grain: metrics,
+            aggregate: aggregate, since: since?.timestamp,
             until: until?.timestamp, maxLateness: maxLateness.milliseconds, maxRejects: maxRejects, maxLate: maxLate,
             strict: strict, middlewareArguments: (vpDuration.map(\.option) + vpMiddleware).map(\.argument),
             toolName: ReplayTool.current.name)
