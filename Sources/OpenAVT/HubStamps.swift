@@ -9,11 +9,11 @@ enum HubStamp: Int, CaseIterable {
     case streamId, playbackId
 
     /// How many slots hold integers, from slot 0.
-    static var integerSlots: Int { 7 }
+    static var integerSlots: Int { inPauseBlock.rawValue }
     /// How many slots hold Booleans, after the integers'.
-    static var flagSlots: Int { 6 }
+    static var flagSlots: Int { streamId.rawValue - inPauseBlock.rawValue }
     /// How many slots in all: the ids' are the last.
-    static var slots: Int { 15 }
+    static var slots: Int { playbackId.rawValue + 1 }
 
     /// The attribute it stamps.
     var key: AttributeKey { Self.keys[rawValue] }
