@@ -14,11 +14,15 @@ struct WaitingAVTRecords {
     private var bytes: [UInt8] = []
     /// The actions met since the log was last emptied, in order of first use.
     private var actions: [Action] = []
-    /// The words of each action's name as the records carried it (`StringWords`):
-    /// the decoder makes each name once, so the same name is mostly the same words.
-    private var actionNames: [StringWords] = []
-    /// The index of the last action appended: most records repeat their instrument's last one.
+    /// Each action's name as the records carried it, compared by its words (`StringWords`):
+    /// the decoder makes each name once, so the same name is mostly the same words. The
+    /// strings are kept, so that their words stay theirs.
+    private var actionNames: [String] = []
+    /// The last action appended, by index and name, kept here rather than looked up in
+    /// `actionNames` (an array elsewhere in memory): most records repeat their instrument's
+    /// last action.
     private var lastAction = 0
+    private var lastActionName: String?
     /// How many records wait.
     private(set) var count = 0
 
@@ -83,13 +87,14 @@ struct WaitingAVTRecords {
     /// made apart gets an index of its own, for the same action.
     private mutating func actionIndex(of name: String) -> Int {
         let words = StringWords(name)
-        if lastAction < actionNames.count && actionNames[lastAction] == words { return lastAction }
-        if let index = actionNames.firstIndex(of: words) {
+        if let lastActionName, StringWords(lastActionName) == words { return lastAction }
+        lastActionName = name
+        if let index = actionNames.firstIndex(where: { StringWords($0) == words }) {
             lastAction = index
         } else {
             lastAction = actions.count
             actions.append(Action.named(name))
-            actionNames.append(words)
+            actionNames.append(name)
         }
         return lastAction
     }
@@ -125,6 +130,7 @@ struct WaitingAVTRecords {
         actions.removeAll(keepingCapacity: keepingCapacity)
         actionNames.removeAll(keepingCapacity: keepingCapacity)
         lastAction = 0
+        lastActionName = nil
         count = 0
     }
 }

@@ -53,4 +53,22 @@ import Testing
         log.drain(keepingCapacity: false) { actions.append($0.action) }
         #expect(actions == [.start, .start, Action(name: "Custom")])
     }
+
+    /// Each record's own action, even when the string of an earlier record's name was let go
+    /// and its memory (and so its words) went to the next name: OpenAVT's own actions keep
+    /// their own strings, not the record's.
+    @Test func aNameWhoseStringWasLetGoIsNotTakenForTheNext() {
+        var log = WaitingAVTRecords()
+        var expected: [String] = []
+        for index in 0..<100 {
+            // 16 bytes each: strings with memory of their own, let go at the end of each turn.
+            var name = index.isMultiple(of: 2) ? "AdSecond" : "Custom"
+            name.append(index.isMultiple(of: 2) ? "Quartile" : String(1_000_000_000 + index))
+            expected.append(index.isMultiple(of: 2) ? "AdSecondQuartile" : "Custom\(1_000_000_000 + index)")
+            log.append(record(Int64(index), tracker: 0, action: name, [:]))
+        }
+        var actions: [String] = []
+        log.drain(keepingCapacity: false) { actions.append($0.action.name) }
+        #expect(actions == expected)
+    }
 }
