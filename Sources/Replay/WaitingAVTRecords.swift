@@ -18,11 +18,8 @@ struct WaitingAVTRecords {
     /// the decoder makes each name once, so the same name is mostly the same words. The
     /// strings are kept, so that their words stay theirs.
     private var actionNames: [String] = []
-    /// The last action appended, by index and name, kept here rather than looked up in
-    /// `actionNames` (an array elsewhere in memory): most records repeat their instrument's
-    /// last action.
+    /// The index of the last action appended: most records repeat their instrument's last one.
     private var lastAction = 0
-    private var lastActionName: String?
     /// How many records wait.
     private(set) var count = 0
 
@@ -87,8 +84,7 @@ struct WaitingAVTRecords {
     /// made apart gets an index of its own, for the same action.
     private mutating func actionIndex(of name: String) -> Int {
         let words = StringWords(name)
-        if let lastActionName, StringWords(lastActionName) == words { return lastAction }
-        lastActionName = name
+        if lastAction < actionNames.count && StringWords(actionNames[lastAction]) == words { return lastAction }
         if let index = actionNames.firstIndex(where: { StringWords($0) == words }) {
             lastAction = index
         } else {
@@ -130,7 +126,6 @@ struct WaitingAVTRecords {
         actions.removeAll(keepingCapacity: keepingCapacity)
         actionNames.removeAll(keepingCapacity: keepingCapacity)
         lastAction = 0
-        lastActionName = nil
         count = 0
     }
 }
