@@ -75,6 +75,7 @@ def influx(url, db, path):
 
 def graphite(directory, path):
     import os
+    import struct
     import time
     import whisper
 
@@ -91,8 +92,9 @@ def graphite(directory, path):
             if os.path.exists(file):
                 try:
                     (start, _, step), values = whisper.fetch(file, epoch - 1, epoch)
-                except whisper.CorruptWhisperFile:
-                    # Carbon is still writing the new file's header: not stored yet, look again.
+                except (whisper.CorruptWhisperFile, struct.error):
+                    # Carbon is still writing the new file (its header, or its archive is shorter
+                    # than the header says): not stored yet, look again.
                     values = None
                 stored = values[(epoch - start) // step] if values and 0 <= (epoch - start) // step < len(values) else None
             if stored is None or abs(stored - value) > 1e-9 * max(1.0, abs(value)):
