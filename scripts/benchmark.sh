@@ -17,7 +17,9 @@
 #   analyst would write for the playback rows (window functions; the script named by
 #   $BENCH_PEER, ../shared/bench/duckdb_sessions.py by default, when it is there);
 # - with --baseline BIN, also the avt-replay binary BIN (another build, e.g. the previous
-#   release), full and reading only, in the same rounds;
+#   release), full and reading only, and this avt-replay with `--metrics events` (every
+#   event's metrics in metrics.influx and metrics.graphite, the output of builds before
+#   `--metrics aggregates` became the default), in the same rounds;
 # - measures each with /usr/bin/time (wall seconds, user and system CPU seconds, max RSS),
 #   and prints the median wall time, records/s, MB/s of uncompressed JSON, the median CPU
 #   time, the largest max RSS, and the time relative to DuckDB's;
@@ -167,6 +169,7 @@ run() {
     duckdb_sessions) timed python3 "$peer" 2 "$corpus/*.jsonl.gz" "$work/sessions.csv" ;;
     baseline) rm -rf "$work/out"; timed "$baseline" --quiet --out "$work/out" "${inputs[@]}" ;;
     baseline_read) rm -rf "$work/out"; timed "$baseline" --quiet --shard 1/1000 --out "$work/out" "${inputs[@]}" ;;
+    avt_events) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --metrics events --out "$work/out" "${inputs[@]}" ;;
     avt_replay_1) rm -rf "$work/out"; timed taskset -c 0 "$bin/avt-replay" --quiet --out "$work/out" "${inputs[@]}" ;;
     avt_read_1)
         rm -rf "$work/out"
@@ -178,7 +181,7 @@ run() {
 
 tools=(avt_replay avt_read zcat pigz duckdb)
 [[ -f $peer ]] && tools+=(duckdb_sessions)
-[[ -n $baseline ]] && tools+=(baseline baseline_read)
+[[ -n $baseline ]] && tools+=(baseline baseline_read avt_events)
 ((one_core)) && tools+=(avt_replay_1 avt_read_1 zcat_1)
 declare -A label=(
     [avt_replay]='`avt-replay --quiet --out DIR`'
@@ -189,6 +192,7 @@ declare -A label=(
     [duckdb_sessions]='DuckDB, 2 threads, sessionization query (playback rows)'
     [baseline]="baseline \`$baseline\`"
     [baseline_read]="baseline, reading only (\`--shard 1/1000\`)"
+    [avt_events]='`avt-replay --metrics events` (every event'"'"'s metrics, as the baseline writes them)'
     [avt_replay_1]='`avt-replay` on one core (`taskset -c 0`)'
     [avt_read_1]='reading only on one core (`taskset -c 0`)'
     [zcat_1]='`zcat` on one core (`taskset -c 0`)'
