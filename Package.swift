@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "Replay",
             dependencies: [
-                "EventModel", "OpenAVT", "ValueProposition", "Marconi",
+                "EventModel", "OpenAVT", "ValueProposition", "Marconi", "CMemoryHints",
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

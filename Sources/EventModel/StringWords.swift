@@ -14,6 +14,10 @@ package struct StringWords: Hashable, Sendable {
         (low, high) = unsafeBitCast(string, to: (UInt64, UInt64).self)
     }
 
+    /// The two words mixed into one, for a cache indexed by some of its bits.
+    @inlinable
+    package var mixed: UInt64 { (low ^ (high &* 0x9e37_79b9_7f4a_7c15)) &* 0xbf58_476d_1ce4_e5b9 }
+
     @inlinable
     package static func == (lhs: StringWords, rhs: StringWords) -> Bool {
         lhs.low == rhs.low && lhs.high == rhs.high

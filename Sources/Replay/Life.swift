@@ -48,11 +48,15 @@ class Life {
     fileprivate let options: SharedReplayOptions
 
     /// The life of `key` starting at `first`, of its system's kind; its ids are scoped with
-    /// `first`'s milliseconds, so that a later life of the same key gets other ids.
-    static func starting(key: SessionKey, first: Timestamp, options: SharedReplayOptions) -> Life {
+    /// `first`'s milliseconds, so that a later life of the same key gets other ids. An
+    /// instrument's waiting records number their actions with `actionCodes`.
+    static func starting(
+        key: SessionKey, first: Timestamp, options: SharedReplayOptions, actionCodes: ActionCodes
+    ) -> Life {
         let scope = String(first.milliseconds)
         switch key.system {
-        case .openavt: return InstrumentLife(key: key, first: first, scope: scope, options: options)
+        case .openavt:
+            return InstrumentLife(key: key, first: first, scope: scope, options: options, actionCodes: actionCodes)
         case .vp: return AppLife(key: key, first: first, scope: scope, options: options)
         case .marconi: return PlayerLife(key: key, first: first, options: options)
         }
@@ -188,15 +192,19 @@ class Life {
 final class InstrumentLife: Life {
     private var replay: InstrumentReplay
     private var waiting = WaitingAVTRecords()
+    private let actionCodes: ActionCodes
 
-    fileprivate init(key: SessionKey, first: Timestamp, scope: String, options: SharedReplayOptions) {
+    fileprivate init(
+        key: SessionKey, first: Timestamp, scope: String, options: SharedReplayOptions, actionCodes: ActionCodes
+    ) {
         replay = InstrumentReplay(id: key.id, scope: scope, options: options.options)
+        self.actionCodes = actionCodes
         super.init(key: key, first: first, options: options)
     }
 
     override fileprivate func wait(_ record: consuming Record) {
         guard case .avt(let record) = consume record else { return }
-        waiting.append(record)
+        waiting.append(record, codes: actionCodes)
     }
 
     override fileprivate func replayBurst(keepingCapacity: Bool) {

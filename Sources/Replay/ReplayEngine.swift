@@ -30,6 +30,8 @@ import HeapModule
 public struct ReplayEngine {
     private let options: ReplayOptions
     private let sharedOptions: SharedReplayOptions
+    /// The numbers of OpenAVT's actions, shared by the lives: each waiting record keeps one.
+    private let actionCodes = ActionCodes()
     /// The lives this engine replays.
     public let shard: Shard
     /// Records added so far: reports carry it as ``SessionReport/closeSequence``.
@@ -116,7 +118,7 @@ public struct ReplayEngine {
             life.take(record, at: position)
             schedule(life)
         } else {
-            let life = Life.starting(key: key, first: timestamp, options: sharedOptions)
+            let life = Life.starting(key: key, first: timestamp, options: sharedOptions, actionCodes: actionCodes)
             life.take(record, at: position)
             lives[key] = life
             schedule(life)
@@ -145,7 +147,8 @@ public struct ReplayEngine {
         guard let first = saved.records.first else { return }
         let key = SessionKey(of: first.record)
         guard shard.contains(key) else { return }
-        let life = Life.starting(key: key, first: first.record.timestamp, options: sharedOptions)
+        let life = Life.starting(
+            key: key, first: first.record.timestamp, options: sharedOptions, actionCodes: actionCodes)
         for (record, position) in saved.records { life.replay(record, at: position) }
         life.keepOutputs(trace: saved.pendingTrace, points: saved.pendingPoints)
         lives[key] = life

@@ -1,3 +1,4 @@
+import CMemoryHints
 import EventModel
 
 /// The OpenAVT records a life has taken and not replayed yet, back to back in one byte buffer.
@@ -8,18 +9,13 @@ import EventModel
 /// cache; here a life's waiting records lie together and the burst reads them in order.
 ///
 /// An entry is a fixed ``Header`` followed by the packed attributes' bytes
-/// (`PackedAttributes/withPackedBytes(_:)`). Each action name is looked up once a
-/// burst (``Action/named(_:)``), not once a record.
+/// (`PackedAttributes/withPackedBytes(_:)`). The action is a number: OpenAVT's own from the
+/// engine's ``ActionCodes``, others numbered by the log once a burst.
 struct WaitingAVTRecords {
     private var bytes: [UInt8] = []
-    /// The actions met since the log was last emptied, in order of first use.
-    private var actions: [Action] = []
-    /// Each action's name as the records carried it, compared by its words (`StringWords`):
-    /// the decoder makes each name once, so the same name is mostly the same words. The
-    /// strings are kept, so that their words stay theirs.
-    private var actionNames: [String] = []
-    /// The index of the last action appended: most records repeat their instrument's last one.
-    private var lastAction = 0
+    /// The actions met since the log was last emptied that are not OpenAVT's, in order of
+    /// first use, numbered from `ActionCodes.count` on.
+    private var customActions: [Action] = []
     /// How many records wait.
     private(set) var count = 0
 
@@ -57,15 +53,17 @@ struct WaitingAVTRecords {
     /// Room made with a life's first waiting record: most bursts are a few dozen records of a
     /// hundred-odd bytes.
     private static let initialCapacity = 2048
+    /// The cache lines after the last record prefetched for writing, a record's worth and more.
+    static let linesPrefetched = 4
 
     /// Appends a record (its tracker in `AVTRecord/trackerRange`).
-    mutating func append(_ record: borrowing AVTRecord) {
+    mutating func append(_ record: borrowing AVTRecord, codes: ActionCodes) {
         if bytes.isEmpty { bytes.reserveCapacity(Self.initialCapacity) }
-        let action = actionIndex(of: record.action)
+        let action = codes.code(of: record.action) ?? customCode(of: record.action)
         record.packedAttributes.withPackedBytes { attributes in
             let header = Header(
                 timestamp: record.timestamp.milliseconds, attributesByteCount: UInt32(attributes.count),
-                tracker: UInt16(record.tracker), action: UInt32(action))
+                tracker: UInt16(record.tracker), action: action)
             // The entry is put together aside and appended at once: each append to the array
             // checks that it is uniquely referenced and has room.
             withUnsafeTemporaryAllocation(byteCount: Header.size + attributes.count, alignment: 8) { scratch in
@@ -78,21 +76,20 @@ struct WaitingAVTRecords {
             }
         }
         count += 1
+        // The lines the life's next record will be copied to, asked for while the replay goes
+        // on: without, that copy missed the cache and held up the atomic reference count that
+        // followed it (the record's release) until the lines came (docs/performance.md).
+        bytes.withUnsafeBytes { buffer in
+            guard let end = buffer.baseAddress.map({ $0 + buffer.count }) else { return }
+            for line in 0..<Self.linesPrefetched { avt_prefetch_for_writing(end + 64 * line) }
+        }
     }
 
-    /// The index in `actions` of an action name, added on first use. A name whose string was
-    /// made apart gets an index of its own, for the same action.
-    private mutating func actionIndex(of name: String) -> Int {
-        let words = StringWords(name)
-        if lastAction < actionNames.count && StringWords(actionNames[lastAction]) == words { return lastAction }
-        if let index = actionNames.firstIndex(where: { StringWords($0) == words }) {
-            lastAction = index
-        } else {
-            lastAction = actions.count
-            actions.append(Action.named(name))
-            actionNames.append(name)
-        }
-        return lastAction
+    /// The number of an action that is not OpenAVT's, added on first use.
+    private mutating func customCode(of name: String) -> UInt32 {
+        let index = customActions.firstIndex { $0.name == name } ?? customActions.count
+        if index == customActions.count { customActions.append(Action(name: name)) }
+        return ActionCodes.count + UInt32(index)
     }
 
     /// One waiting record, valid during the call that gives it.
@@ -117,15 +114,15 @@ struct WaitingAVTRecords {
                 body(
                     Entry(
                         timestamp: Timestamp(milliseconds: header.timestamp), tracker: Int(header.tracker),
-                        action: actions[Int(header.action)],
+                        action: header.action < ActionCodes.count
+                            ? ActionCodes.action(header.action)
+                            : customActions[Int(header.action - ActionCodes.count)],
                         attributes: UnsafeRawBufferPointer(start: base + start, count: Int(header.attributesByteCount)))
                 )
             }
         }
         bytes.removeAll(keepingCapacity: keepingCapacity)
-        actions.removeAll(keepingCapacity: keepingCapacity)
-        actionNames.removeAll(keepingCapacity: keepingCapacity)
-        lastAction = 0
+        customActions.removeAll()
         count = 0
     }
 }

@@ -6,6 +6,8 @@ import Testing
 /// A life's waiting OpenAVT records, kept back to back in one buffer, come out as they went
 /// in: time, tracker, action and attributes, in order.
 @Suite struct WaitingAVTRecordsTests {
+    private let codes = ActionCodes()
+
     private func record(_ milliseconds: Int64, tracker: Int, action: String, _ attributes: Attributes) -> AVTRecord {
         AVTRecord(
             timestamp: Timestamp(milliseconds: milliseconds), instrument: "ios-1", tracker: tracker, action: action,
@@ -31,24 +33,24 @@ import Testing
             record(Int64.max, tracker: 0, action: "Start", ["ratio": 0.25, "isLive": true]),
         ]
         var log = WaitingAVTRecords()
-        for record in records { log.append(record) }
+        for record in records { log.append(record, codes: codes) }
         #expect(log.count == 4)
         #expect(drained(&log, keepingCapacity: true) == records)
         #expect(log.count == 0)
         // Emptied, it takes new records and forgets the old actions.
-        log.append(records[2])
+        log.append(records[2], codes: codes)
         #expect(drained(&log, keepingCapacity: false) == [records[2]])
         #expect(drained(&log, keepingCapacity: false).isEmpty)
     }
 
-    /// An action is looked up once and is OpenAVT's own where the name is one of its actions,
-    /// however its string was made.
+    /// An action is OpenAVT's own where the name is one of its actions, however its string was
+    /// made.
     @Test func actionsAreOpenAVTsOwn() {
         var log = WaitingAVTRecords()
         let madeApart = String("Sta") + String("rt")
-        log.append(record(1, tracker: 0, action: "Start", [:]))
-        log.append(record(2, tracker: 0, action: madeApart, [:]))
-        log.append(record(3, tracker: 0, action: "Custom", [:]))
+        log.append(record(1, tracker: 0, action: "Start", [:]), codes: codes)
+        log.append(record(2, tracker: 0, action: madeApart, [:]), codes: codes)
+        log.append(record(3, tracker: 0, action: "Custom", [:]), codes: codes)
         var actions: [Action] = []
         log.drain(keepingCapacity: false) { actions.append($0.action) }
         #expect(actions == [.start, .start, Action(name: "Custom")])
@@ -65,10 +67,30 @@ import Testing
             var name = index.isMultiple(of: 2) ? "AdSecond" : "Custom"
             name.append(index.isMultiple(of: 2) ? "Quartile" : String(1_000_000_000 + index))
             expected.append(index.isMultiple(of: 2) ? "AdSecondQuartile" : "Custom\(1_000_000_000 + index)")
-            log.append(record(Int64(index), tracker: 0, action: name, [:]))
+            log.append(record(Int64(index), tracker: 0, action: name, [:]), codes: codes)
         }
         var actions: [String] = []
         log.drain(keepingCapacity: false) { actions.append($0.action.name) }
         #expect(actions == expected)
+    }
+
+    /// Logs that share their action numbers each give their own records' actions back, OpenAVT's
+    /// and custom ones alike, also after one of them was emptied.
+    @Test func logsSharingNumbersKeepTheirOwnActions() {
+        var first = WaitingAVTRecords()
+        var second = WaitingAVTRecords()
+        first.append(record(1, tracker: 0, action: "MyOwnAction", [:]), codes: codes)
+        second.append(record(1, tracker: 0, action: "OtherAction", [:]), codes: codes)
+        first.append(record(2, tracker: 0, action: "QualityChangeDown", [:]), codes: codes)
+        second.append(record(2, tracker: 0, action: "Quality" + "ChangeDown", [:]), codes: codes)
+        var actions: [Action] = []
+        first.drain(keepingCapacity: true) { actions.append($0.action) }
+        first.append(record(3, tracker: 0, action: "Third", [:]), codes: codes)
+        second.drain(keepingCapacity: true) { actions.append($0.action) }
+        first.drain(keepingCapacity: true) { actions.append($0.action) }
+        #expect(
+            actions.map(\.name) == ["MyOwnAction", "QualityChangeDown", "OtherAction", "QualityChangeDown", "Third"])
+        #expect(actions[1] == .qualityChangeDown && actions[1].standard == .qualityChangeDown)
+        #expect(actions[3].standard == .qualityChangeDown)
     }
 }
