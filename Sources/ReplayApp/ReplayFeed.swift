@@ -27,6 +27,8 @@ struct ReplayFeed {
     static let batchSize = 2_048
     static let maxBatchesQueued = 4
     static let prefetchDistance = 8
+    /// The cache lines of a record's attributes prefetched: most records' whole attributes.
+    static let linesPrefetched: UInt = 3
 
     var engine: ReplayEngine
     let reports: ReportSet
@@ -81,7 +83,10 @@ struct ReplayFeed {
                 if index + Self.prefetchDistance < batch.count,
                     case .record(let record, _, _)? = batch[index + Self.prefetchDistance]
                 {
-                    avt_prefetch(UnsafeRawPointer(bitPattern: record.attributesStorageAddress))
+                    let address = record.attributesStorageAddress
+                    for line in 0..<Self.linesPrefetched {
+                        avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
+                    }
                 }
                 if let item = batch[index].take() { take(item) }
             }
