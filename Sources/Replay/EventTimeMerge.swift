@@ -103,13 +103,15 @@ package struct EventTimeMerge {
         if let released, timestamp < released { return .tooLate(record) }
         let isLate = clocks[input].map { timestamp.milliseconds < $0.milliseconds &- maxLateness } ?? false
         let order = Order(timestamp: timestamp, key: Self.keyDigest(of: record), position: position)
+        // Moved into its slot, not copied (a retain and a release of each of its references).
+        var stored: (record: Record, position: SourcePosition)? = (consume record, position)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
-            slots[Int(free)] = (record, position)
+            swap(&slots[Int(free)], &stored)
         } else {
             slot = Int32(slots.count)
-            slots.append((record, position))
+            slots.append(stored.take())
         }
         let entry = Waiting(order: order, slot: slot, input: Int32(input))
         if let last = lastQueued[input], order < last {
@@ -161,11 +163,12 @@ package struct EventTimeMerge {
             entry = stragglers.removeMin()
         case (let head?, _):
             guard lowWater.map({ head.order.timestamp < $0 }) ?? true else { return nil }
-            entry = heads.removeMin()
-            let input = Int(entry.input)
+            let input = Int(head.input)
             if let following = queues[input].popFirst() {
-                heads.insert(following)
+                // In the head's place: mostly still first, the heap is not reordered.
+                entry = heads.replaceMin(with: following)
             } else {
+                entry = heads.removeMin()
                 hasHead[input] = false
                 // An ended input's queue gives its memory back: thousands of inputs may end.
                 if ended[input] { queues[input] = Deque() }
