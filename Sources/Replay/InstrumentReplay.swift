@@ -46,8 +46,7 @@ struct InstrumentReplay {
     /// Replays a record, adding the trace lines and points it gives to `outputs`.
     mutating func replay(_ record: WaitingAVTRecords.Entry, into outputs: inout LifeOutputs) {
         if record.tracker >= trackers.count { addTrackers(upTo: record.tracker) }
-        let tracker = trackers[record.tracker]
-        tracker.load(packedBytes: record.attributes)
+        trackers[record.tracker].load(packedBytes: record.attributes)
         let outcome = instrument.emit(record.action, trackerID: record.tracker, at: record.timestamp)
         let isRequest = record.action.standard == .mediaRequest
         switch consume outcome {
