@@ -6,7 +6,7 @@ import EventModel
 /// A waiting record keeps its action as a number (``WaitingAVTRecords``). Records come from
 /// thousands of instruments in turn, so a table of each life's own would be out of the cache
 /// at nearly every record; this one is not. Names that are not OpenAVT's get no number here:
-/// each life numbers its own.
+/// each life numbers its own. Used on the engine's thread only, as its lives are.
 final class ActionCodes {
     /// A recently seen name: its words, the name itself (so that the words stay its own), and
     /// its number, or `nil` for a name that is not OpenAVT's.
