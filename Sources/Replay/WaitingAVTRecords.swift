@@ -54,7 +54,7 @@ struct WaitingAVTRecords {
     /// hundred-odd bytes.
     private static let initialCapacity = 2048
     /// The cache lines after the last record prefetched for writing, a record's worth and more.
-    static let linesPrefetched = 4
+    private static let linesPrefetched = 4
 
     /// Appends a record (its tracker in `AVTRecord/trackerRange`).
     mutating func append(_ record: borrowing AVTRecord, codes: ActionCodes) {

@@ -81,9 +81,9 @@ struct ReplayFeed {
             // Each item moved out of the batch, not copied.
             for index in batch.indices {
                 if index + Self.prefetchDistance < batch.count,
-                    case .record(let record, _, _)? = batch[index + Self.prefetchDistance]
+                    case .record(let record, _, _)? = batch[index + Self.prefetchDistance],
+                    case let address = record.attributesStorageAddress, address != 0
                 {
-                    let address = record.attributesStorageAddress
                     for line in 0..<Self.linesPrefetched {
                         avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
                     }
