@@ -40,8 +40,11 @@ public struct Shard: Hashable, Sendable {
     /// FNV-1a 64 of `"<system>:<id>"` in UTF-8.
     package static func hash(_ key: SessionKey) -> UInt64 {
         let prefix = systemPrefixHashes[key.system.ordinal]
-        var id = key.id
-        return id.withUTF8 { EventModel.fnv1a64(UnsafeRawBufferPointer($0), continuing: prefix) }
+        // Read where the id is (`withUTF8` would take a copy of it: a retain and a release).
+        let hash = key.id.utf8.withContiguousStorageIfAvailable {
+            EventModel.fnv1a64(UnsafeRawBufferPointer($0), continuing: prefix)
+        }
+        return hash ?? fnv1a64(key.id.utf8, continuing: prefix)
     }
 
     /// FNV-1a 64 of `"<system>:"`, by the system's ordinal.

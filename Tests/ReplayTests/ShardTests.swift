@@ -12,6 +12,9 @@ struct ShardTests {
         (.vp, "a-7f3a9c", 0xc149_4910_bff0_688c, 2),
         (.marconi, "radio-1", 0x4361_6335_323b_8d63, 3),
         (.openavt, "café", 0x3139_4f66_1df1_6e26, 1),
+        // Ids of more than 15 bytes, which a `String` keeps apart from itself.
+        (.openavt, "android-7f3a9c42d1e05b66", 0x4b55_eafa_7b9b_383c, 1),
+        (.marconi, "radio-station-player-0042", 0xa7c7_60ef_932e_bfa3, 1),
     ])
     func theHashIsFNV1a64OfSystemColonID(system: MetricSystem, id: String, hash: UInt64, shardOf3: Int) {
         let key = SessionKey(system: system, id: id)
