@@ -72,8 +72,8 @@ struct EventTimeMergeTests {
         _ = merge.add(Self.record(10, "a"), at: SourcePosition(fileRank: 0, line: 1), from: 0)
         _ = merge.add(Self.record(20, "a"), at: SourcePosition(fileRank: 0, line: 2), from: 0)
         #expect(merge.next()?.record.timestamp.milliseconds == 10)
-        guard case .tooLate(let record) = merge.add(Self.record(5, "a"), at: SourcePosition(fileRank: 0, line: 3), from: 0)
-        else {
+        let placement = merge.add(Self.record(5, "a"), at: SourcePosition(fileRank: 0, line: 3), from: 0)
+        guard case .tooLate(let record) = placement else {
             Issue.record("a record earlier than one out was merged")
             return
         }
