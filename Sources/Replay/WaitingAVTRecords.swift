@@ -11,8 +11,16 @@ import EventModel
 /// An entry is a fixed ``Header`` followed by the packed attributes' bytes
 /// (`PackedAttributes/withPackedBytes(_:)`). The action is a number: OpenAVT's own from the
 /// engine's ``ActionCodes``, others numbered by the log once a burst.
-struct WaitingAVTRecords {
-    private var bytes: [UInt8] = []
+///
+/// The buffer is memory of the log's own, not an array: appending to an array checks that it
+/// is uniquely referenced, a read of its header, which lies away from the end the record is
+/// copied to and had left the cache since the life's last record. Invariant: `storage` holds
+/// `capacity` bytes (none when it is `nil`), of which the first `byteCount` are entries; the
+/// log, not copyable, is its only owner and frees it.
+struct WaitingAVTRecords: ~Copyable {
+    private var storage: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private var byteCount = 0
     /// The actions met since the log was last emptied that are not OpenAVT's, in order of
     /// first use, numbered from `ActionCodes.count` on.
     private var customActions: [Action] = []
@@ -56,33 +64,46 @@ struct WaitingAVTRecords {
     /// The cache lines after the last record prefetched for writing, a record's worth and more.
     private static let linesPrefetched = 4
 
+    deinit {
+        storage?.deallocate()
+    }
+
     /// Appends a record (its tracker in `AVTRecord/trackerRange`).
     mutating func append(_ record: borrowing AVTRecord, codes: ActionCodes) {
-        if bytes.isEmpty { bytes.reserveCapacity(Self.initialCapacity) }
         let action = codes.code(of: record.action) ?? customCode(of: record.action)
         record.packedAttributes.withPackedBytes { attributes in
             let header = Header(
                 timestamp: record.timestamp.milliseconds, attributesByteCount: UInt32(attributes.count),
                 tracker: UInt16(record.tracker), action: action)
-            // The entry is put together aside and appended at once: each append to the array
-            // checks that it is uniquely referenced and has room.
-            withUnsafeTemporaryAllocation(byteCount: Header.size + attributes.count, alignment: 8) { scratch in
-                guard let target = scratch.baseAddress else { return }
-                header.write(to: target)
-                if let source = attributes.baseAddress {
-                    (target + Header.size).copyMemory(from: source, byteCount: attributes.count)
-                }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(scratch))
+            let target = room(for: Header.size + attributes.count)
+            header.write(to: target)
+            if let source = attributes.baseAddress {
+                (target + Header.size).copyMemory(from: source, byteCount: attributes.count)
             }
+            byteCount += Header.size + attributes.count
         }
         count += 1
         // The lines the life's next record will be copied to, asked for while the replay goes
         // on: without, that copy missed the cache and held up the atomic reference count that
         // followed it (the record's release) until the lines came (docs/performance.md).
-        bytes.withUnsafeBytes { buffer in
-            guard let end = buffer.baseAddress.map({ $0 + buffer.count }) else { return }
+        if let end = storage.map({ $0 + byteCount }) {
             for line in 0..<Self.linesPrefetched { avt_prefetch_for_writing(end + 64 * line) }
         }
+    }
+
+    /// Where an entry of `size` bytes goes, after the others: the buffer grows (to twice its
+    /// size, or ``initialCapacity`` for the first record) when it has no room.
+    private mutating func room(for size: Int) -> UnsafeMutableRawPointer {
+        if let storage, byteCount + size <= capacity { return storage + byteCount }
+        let grown = max(Self.initialCapacity, 2 * capacity, byteCount + size)
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: grown, alignment: 8)
+        if let storage {
+            larger.copyMemory(from: storage, byteCount: byteCount)
+            storage.deallocate()
+        }
+        storage = larger
+        capacity = grown
+        return larger + byteCount
     }
 
     /// The number of an action that is not OpenAVT's, added on first use.
@@ -104,10 +125,9 @@ struct WaitingAVTRecords {
     /// Calls `body` with each waiting record in the order they came, then empties the log;
     /// its memory is kept for the next records with `keepingCapacity`.
     mutating func drain(keepingCapacity: Bool, _ body: (Entry) -> Void) {
-        bytes.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
+        if let base = storage {
             var offset = 0
-            while offset < buffer.count {
+            while offset < byteCount {
                 let header = Header(at: base + offset)
                 let start = offset + Header.size
                 offset = start + Int(header.attributesByteCount)
@@ -121,7 +141,12 @@ struct WaitingAVTRecords {
                 )
             }
         }
-        bytes.removeAll(keepingCapacity: keepingCapacity)
+        byteCount = 0
+        if !keepingCapacity {
+            storage?.deallocate()
+            storage = nil
+            capacity = 0
+        }
         customActions.removeAll()
         count = 0
     }

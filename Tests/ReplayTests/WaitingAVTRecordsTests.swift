@@ -43,6 +43,21 @@ import Testing
         #expect(drained(&log, keepingCapacity: false).isEmpty)
     }
 
+    /// The buffer grows as records come, many times over, and keeps them whole, also when
+    /// its memory is kept for the next ones.
+    @Test func aGrowingBufferKeepsEveryRecord() {
+        let records = (0..<600).map { index in
+            record(
+                Int64(index), tracker: index % 3, action: "Ping",
+                ["position": .int(Int64(index)), "title": .string("t\(index)")])
+        }
+        var log = WaitingAVTRecords()
+        for record in records { log.append(record, codes: codes) }
+        #expect(drained(&log, keepingCapacity: true) == records)
+        for record in records.reversed() { log.append(record, codes: codes) }
+        #expect(drained(&log, keepingCapacity: false) == records.reversed())
+    }
+
     /// An action is OpenAVT's own where the name is one of its actions, however its string was
     /// made.
     @Test func actionsAreOpenAVTsOwn() {
