@@ -225,7 +225,7 @@ final class InstrumentLife: Life {
 /// The life of an app session: Tentacles' session manager and the records that wait.
 final class AppLife: Life {
     private var replay: AppReplay
-    private var waiting: [Record] = []
+    private var waiting = WaitingRecords<Record>()
 
     fileprivate init(key: SessionKey, first: Timestamp, scope: String, options: SharedReplayOptions) {
         replay = AppReplay(app: key.id, scope: scope, options: options)
@@ -237,12 +237,7 @@ final class AppLife: Life {
     }
 
     override fileprivate func replayBurst(keepingCapacity: Bool) {
-        // Each record moved out of the array, first to last, not copied (a loop in each life:
-        // handed through a generic closure, each record was copied).
-        var records: [Record] = []
-        swap(&records, &waiting)
-        records.reverseByMoving()
-        while let record = records.popLast() { replay.replay(record, into: &outputs) }
+        waiting.drain(keepingCapacity: keepingCapacity) { replay.replay($0, into: &outputs) }
         if !keepingCapacity { replay.dropReusables() }
     }
 
@@ -258,7 +253,7 @@ final class AppLife: Life {
 /// The life of a Marconi player: its state machine and the records that wait.
 final class PlayerLife: Life {
     private var replay: PlayerReplay
-    private var waiting: [MarconiRecord] = []
+    private var waiting = WaitingRecords<MarconiRecord>()
 
     override fileprivate init(key: SessionKey, first: Timestamp, options: SharedReplayOptions) {
         replay = PlayerReplay(player: key.id, options: options.options)
@@ -271,10 +266,7 @@ final class PlayerLife: Life {
     }
 
     override fileprivate func replayBurst(keepingCapacity: Bool) {
-        var records: [MarconiRecord] = []
-        swap(&records, &waiting)
-        records.reverseByMoving()
-        while let record = records.popLast() { replay.replay(record, into: &outputs) }
+        waiting.drain(keepingCapacity: keepingCapacity) { replay.replay($0, into: &outputs) }
     }
 
     override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
