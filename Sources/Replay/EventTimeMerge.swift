@@ -207,9 +207,10 @@ package struct EventTimeMerge {
 
     /// Asks the processor for the memory of a slot, without waiting for it: a record waits in
     /// its slot for the reorder window, long enough to leave the cache, and most records come
-    /// out in their input's order.
+    /// out in their input's order. (Mutating, though it changes nothing: called from a
+    /// mutating method, a non-mutating one had the whole merge copied for it.)
     @inline(__always)
-    private func prefetchSlot(_ slot: Int32) {
+    private mutating func prefetchSlot(_ slot: Int32) {
         slots.withUnsafeBufferPointer { slots in
             guard let base = slots.baseAddress else { return }
             let start = UnsafeRawPointer(base + Int(slot))
