@@ -105,11 +105,21 @@ public struct MarconiPlayerReplay: Sendable {
         return MarconiStateChange(timestamp: now, player: player, state: next)
     }
 
+    /// When the current item started, if there is one.
+    public var currentItemStart: Timestamp? { currentItem?.firstTimestamp }
+
+    /// Takes the items that have ended since the replay began (or since the last call), in the
+    /// order they started: an item is final once the next item starts or an error ends it.
+    public mutating func takeEndedItems() -> [MarconiItemSummary] {
+        defer { endedItems = [] }
+        return endedItems
+    }
+
     /// Ends the replay: closes the running span at the player's last record, ends the current
     /// item there, and drops the buffering and errors still held.
     ///
-    /// - Returns: every item since the replay began (or since the previous `finish()`), in the
-    ///   order they started. Records replayed afterwards continue from the current state, and
+    /// - Returns: every item since the replay began (or since the previous `finish()` or
+    ///   ``takeEndedItems()``), in the order they started. Records replayed afterwards continue from the current state, and
     ///   the next item starts when playing is next entered.
     public mutating func finish() -> [MarconiItemSummary] {
         if let last = lastTimestamp {

@@ -13,10 +13,10 @@ import ValueProposition
 struct AppReplay {
     private var manager: SessionManager
     private var sessions = VPSessionRecorder()
-    /// The metric origin of each session, by its row in `sessions`, with the app and name it
-    /// was made for (a middleware may rename an event); by id for an id no row has (one a
-    /// middleware made up).
-    private var origins: [(app: String, name: String, origin: MetricOrigin)?] = []
+    /// The metric origin of each session, by its row's number in `sessions`, with the app and
+    /// name it was made for (a middleware may rename an event); by id for an id no row has (one
+    /// a middleware made up).
+    private var origins: [Int: (app: String, name: String, origin: MetricOrigin)] = [:]
     private var originsOfOtherIDs: [String: (app: String, name: String, origin: MetricOrigin)] = [:]
     private let sharedOptions: SharedReplayOptions
     private var options: ReplayOptions { sharedOptions.options }
@@ -81,8 +81,9 @@ struct AppReplay {
             from: origin, rowIndex: row)
         outputs.points.append(point)
         // A session's first event opens its row (see `VPSessionRecorder`).
-        if original.status.isFinal, let openedRow = sessions.row(of: original.sessionID) {
+        if original.status.isFinal, let openedRow = sessions.row(of: original.sessionID),
             let opened = sessions.openedTimestamp(ofRow: openedRow)
+        {
             point.metric = Metric(
                 name: "SessionDuration", kind: .gauge, value: .int(original.timestamp.milliseconds(since: opened)),
                 timestamp: event.timestamp)
@@ -107,14 +108,14 @@ struct AppReplay {
     /// Forgets what is kept only to be reused (the sessions' origins): an idle app session
     /// costs its session manager and rows alone.
     mutating func dropReusables() {
-        origins = []
+        origins = [:]
         originsOfOtherIDs = [:]
     }
 
     /// One origin for all of a session's points, made with its first: the encoders escape it
     /// once, and know it again by identity.
     private mutating func origin(of event: ValuePropositionEvent, row: Int?) -> MetricOrigin {
-        let known = row.flatMap { $0 < origins.count ? origins[$0] : nil } ?? originsOfOtherIDs[event.sessionID]
+        let known = row.flatMap { origins[$0] } ?? originsOfOtherIDs[event.sessionID]
         if let known, known.app == event.app, known.name == event.name {
             return known.origin
         }
@@ -122,7 +123,6 @@ struct AppReplay {
             system: .vp, source: event.app, tags: [MetricTag("app", event.app), MetricTag("name", event.name)],
             path: [event.app, event.name], stringFields: [MetricTag("session_id", event.sessionID)])
         if let row {
-            if row >= origins.count { origins.append(contentsOf: repeatElement(nil, count: row + 1 - origins.count)) }
             origins[row] = (event.app, event.name, origin)
         } else {
             originsOfOtherIDs[event.sessionID] = (event.app, event.name, origin)
@@ -141,9 +141,19 @@ struct AppReplay {
         }
     }
 
-    /// The session rows, with open sessions counted up to the app's last record.
-    func summaries() -> [VPSessionSummary] {
-        guard let lastRecord else { return [] }
-        return sessions.finish(lastRecord: lastRecord)
+    /// Takes the rows made final since the last call, with their numbers; their origins go.
+    mutating func takeFinalRows() -> [(row: Int, summary: VPSessionSummary)] {
+        let rows = sessions.takeFinalRows()
+        for (row, _) in rows { origins[row] = nil }
+        return rows
     }
+
+    /// The rows still open, counted up to the app's last record, with their numbers.
+    func openRows() -> [(row: Int, summary: VPSessionSummary)] {
+        guard let lastRecord else { return [] }
+        return sessions.openRows(lastRecord: lastRecord)
+    }
+
+    /// The time of the earliest open row's first event.
+    var earliestOpenRow: Timestamp? { sessions.earliestOpenRow }
 }

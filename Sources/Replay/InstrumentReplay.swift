@@ -82,7 +82,14 @@ struct InstrumentReplay {
         }
     }
 
-    var summaries: [PlaybackSummary] { playbacks.summaries }
+    /// Takes the rows made final since the last call, with their numbers.
+    mutating func takeFinalRows() -> [(row: Int, summary: PlaybackSummary)] { playbacks.takeFinalRows() }
+
+    /// The rows still open, in the order they began, with their numbers.
+    var openRows: [(row: Int, summary: PlaybackSummary)] { playbacks.openRows }
+
+    /// The time of the earliest open row's first event.
+    var earliestOpenRow: Timestamp? { playbacks.earliestOpenRow }
 
     /// Forgets what is kept only to be reused (the last points' origin): an idle instrument
     /// costs its state machines and rows alone.

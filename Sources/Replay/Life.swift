@@ -16,8 +16,9 @@ struct LifeOutputs {
 /// the input ends.
 ///
 /// A life holds no records (but with ``ReplayOptions/keepsRecords``, for `--state`): its
-/// state machines, the rows they are building, the outputs not handed over yet, and with
-/// `--group-by` its rows' metrics aggregated by bucket.
+/// state machines, the rows they are building (only the open ones: a row made final is handed
+/// over at the record that made it so, see ``takeFinalRows(into:)``), the outputs not handed
+/// over yet, and with `--group-by` its open rows' metrics aggregated by bucket.
 ///
 /// Each system's life is a subclass that holds its state machines in place, with the records
 /// waiting for them: ``InstrumentLife``, ``AppLife``, ``PlayerLife``. A life replays its records
@@ -36,9 +37,11 @@ class Life {
     private var waitingCount = 0
     /// The deadline of the life's newest entry in the engine's heap.
     var scheduled = Timestamp(milliseconds: .max)
-    /// With `--group-by`, the metrics of each row by row index, aggregated by bucket, system and
-    /// name (the group is known when the row is final).
+    /// With `--group-by`, the metrics of each open row by its number, aggregated by bucket,
+    /// system and name (the group is known when the row is final).
     private var rowAggregates: [Int: [MetricAggregates.Key: MetricAggregates.Aggregate]] = [:]
+    /// How many of ``outputs``' points are in ``rowAggregates`` already.
+    private var aggregatedPoints = 0
     /// The records replayed, with ``ReplayOptions/keepsRecords``.
     private(set) var records: [(record: Record, position: SourcePosition)] = []
     /// ``ReplayOptions/keepsRecords``, and whether `--group-by` is given: read for every
@@ -78,8 +81,27 @@ class Life {
     /// keeps the memory they took for its next ones (`keepingCapacity`).
     fileprivate func replayBurst(keepingCapacity: Bool) {}
 
-    /// Puts the life's rows in its last report, and the points they give at the end.
-    fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {}
+    /// Moves the rows made final since the last call into `report`, with their groups by number.
+    fileprivate func moveFinalRows(into report: inout SessionReport) -> [(row: Int, group: [String])] { [] }
+
+    /// Puts the rows still open in the life's last report, with their groups by number, and
+    /// the points they give at the end.
+    fileprivate func endRows(
+        _ closing: SessionReport.Closing, into report: inout SessionReport
+    ) -> [(row: Int, group: [String])] { [] }
+
+    /// Whether a record may make rows final: an OpenAVT `End`, `Stop` or `Next`, a
+    /// value-proposition `complete` or `cancel`, an app lifecycle event, any Marconi record.
+    /// The engine replays such a record at once and hands the rows over with it.
+    static func mayEndRows(_ record: borrowing Record) -> Bool {
+        switch record {
+        case .avt(let record):
+            return record.action == Action.end.name || record.action == Action.stop.name
+                || record.action == Action.next.name
+        case .vp(let record): return record.action == .complete || record.action == .cancel
+        case .app, .marconi: return true
+        }
+    }
 
     /// How many records and outputs wait to be replayed or handed over.
     var pendingCount: Int { waitingCount + outputCount }
@@ -99,13 +121,16 @@ class Life {
     }
 
     /// Keeps only the last `trace` trace lines and `points` points pending, as if the others
-    /// had been handed over (a life rebuilt from a state file: an earlier run wrote them).
+    /// had been handed over, and forgets the rows made final (a life rebuilt from a state file:
+    /// an earlier run wrote them).
     func keepOutputs(trace: Int, points: Int) {
         replayWaiting()
+        var written = SessionReport(key: key, closing: nil)
+        for (row, _) in moveFinalRows(into: &written) { rowAggregates[row] = nil }
         let handedOver = outputs.points.count - min(points, outputs.points.count)
-        aggregateRowPoints(Array(outputs.points.prefix(handedOver)))
         outputs.points.removeFirst(handedOver)
         outputs.trace.removeFirst(outputs.trace.count - min(trace, outputs.trace.count))
+        aggregatedPoints = outputs.points.count
         outputCount = outputs.count
     }
 
@@ -132,6 +157,8 @@ class Life {
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
         replayBurst(keepingCapacity: keepingCapacity)
         waitingCount = 0
+        aggregateRowPoints(outputs.points[aggregatedPoints...])
+        aggregatedPoints = outputs.points.count
         outputCount = outputs.count
     }
 
@@ -142,7 +169,7 @@ class Life {
         var taken = LifeOutputs()
         swap(&taken, &outputs)
         outputCount = 0
-        aggregateRowPoints(taken.points)
+        aggregatedPoints = 0
         report.trace = taken.trace
         report.points = taken.points
         report.firstTimestamp = first
@@ -150,7 +177,7 @@ class Life {
     }
 
     /// With `--group-by`, adds the points that belong to a row to the row's aggregates.
-    fileprivate func aggregateRowPoints(_ points: [MetricPoint]) {
+    private func aggregateRowPoints(_ points: ArraySlice<MetricPoint>) {
         guard groupsRows else { return }
         for point in points {
             guard let row = point.rowIndex, let value = MetricAggregates.value(of: point.metric) else { continue }
@@ -161,28 +188,43 @@ class Life {
         }
     }
 
-    /// Ends the life: its last outputs, its rows, and its rows' aggregates by group.
-    func end(_ closing: SessionReport.Closing) -> SessionReport {
-        var report = SessionReport(key: key, closing: closing)
-        takeOutputs(into: &report)
-        endRows(closing, into: &report)
-        guard !rowAggregates.isEmpty else { return report }
-        let groupBy = options.options.groupBy
-        let groups: [[String]] =
-            switch key.system {
-            case .openavt: report.playbacks.map(groupBy.values(of:))
-            case .vp: report.vpSessions.map(groupBy.values(of:))
-            case .marconi: report.marconiItems.map(groupBy.values(of:))
-            }
-        for (row, aggregates) in rowAggregates {
-            let group =
-                groups.indices.contains(row)
-                ? groups[row] : groupBy.values(ofUnownedPointFrom: key.system, source: key.id)
+    /// Replays the waiting records and hands over the rows they made final, with their
+    /// aggregates by group (the trace lines and points stay pending).
+    func takeFinalRows(into report: inout SessionReport) {
+        replayWaiting(keepingCapacity: true)
+        addGroups(moveFinalRows(into: &report), into: &report)
+    }
+
+    /// With `--group-by`, moves the aggregates of rows now final into the report, by their groups.
+    private func addGroups(_ rows: [(row: Int, group: [String])], into report: inout SessionReport) {
+        guard groupsRows else { return }
+        for (row, group) in rows {
+            guard let aggregates = rowAggregates.removeValue(forKey: row) else { continue }
             for (var rowKey, aggregate) in aggregates {
                 rowKey.group = group
                 report.rowAggregates[rowKey, default: MetricAggregates.Aggregate()].merge(aggregate)
             }
         }
+    }
+
+    /// Ends the life: its last outputs, its rows, and its rows' aggregates by group.
+    func end(_ closing: SessionReport.Closing) -> SessionReport {
+        var report = SessionReport(key: key, closing: closing)
+        takeOutputs(into: &report)
+        addGroups(moveFinalRows(into: &report), into: &report)
+        let handedOver = report.points.count
+        let rows = endRows(closing, into: &report)
+        aggregateRowPoints(report.points[handedOver...])
+        addGroups(rows, into: &report)
+        // Points of a row no report has (none with OpenAVT's hubs): grouped as the life's.
+        let fallback = options.options.groupBy.values(ofUnownedPointFrom: key.system, source: key.id)
+        for aggregates in rowAggregates.values {
+            for (var rowKey, aggregate) in aggregates {
+                rowKey.group = fallback
+                report.rowAggregates[rowKey, default: MetricAggregates.Aggregate()].merge(aggregate)
+            }
+        }
+        rowAggregates = [:]
         return report
     }
 }
@@ -212,13 +254,23 @@ final class InstrumentLife: Life {
         if !keepingCapacity { replay.dropReusables() }
     }
 
-    override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
+    override fileprivate func moveFinalRows(into report: inout SessionReport) -> [(row: Int, group: [String])] {
+        let rows = replay.takeFinalRows()
+        report.playbacks += rows.map(\.summary)
+        return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
+    }
+
+    override fileprivate func endRows(
+        _ closing: SessionReport.Closing, into report: inout SessionReport
+    ) -> [(row: Int, group: [String])] {
         replay.instrument.shutdown()
-        report.playbacks = replay.summaries.map { summary in
+        let rows = replay.openRows.map { row, summary in
             var summary = summary
             summary.timedOut = closing == .idleGap && summary.endAction == nil
-            return summary
+            return (row: row, summary: summary)
         }
+        report.playbacks += rows.map(\.summary)
+        return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
     }
 }
 
@@ -241,12 +293,22 @@ final class AppLife: Life {
         if !keepingCapacity { replay.dropReusables() }
     }
 
-    override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
-        report.vpSessions = replay.summaries().map { summary in
+    override fileprivate func moveFinalRows(into report: inout SessionReport) -> [(row: Int, group: [String])] {
+        let rows = replay.takeFinalRows()
+        report.vpSessions += rows.map(\.summary)
+        return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
+    }
+
+    override fileprivate func endRows(
+        _ closing: SessionReport.Closing, into report: inout SessionReport
+    ) -> [(row: Int, group: [String])] {
+        let rows = replay.openRows().map { row, summary in
             var summary = summary
             summary.timedOut = closing == .idleGap && summary.outcome == .open
-            return summary
+            return (row: row, summary: summary)
         }
+        report.vpSessions += rows.map(\.summary)
+        return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
     }
 }
 
@@ -269,10 +331,18 @@ final class PlayerLife: Life {
         waiting.drain(keepingCapacity: keepingCapacity) { replay.replay($0, into: &outputs) }
     }
 
-    override fileprivate func endRows(_ closing: SessionReport.Closing, into report: inout SessionReport) {
-        let (items, points) = replay.finish()
-        report.marconiItems = items
-        aggregateRowPoints(points)
+    override fileprivate func moveFinalRows(into report: inout SessionReport) -> [(row: Int, group: [String])] {
+        let rows = replay.takeFinalRows()
+        report.marconiItems += rows.map(\.summary)
+        return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
+    }
+
+    override fileprivate func endRows(
+        _ closing: SessionReport.Closing, into report: inout SessionReport
+    ) -> [(row: Int, group: [String])] {
+        let (rows, points) = replay.finish()
+        report.marconiItems += rows.map(\.summary)
         report.points += points
+        return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
     }
 }

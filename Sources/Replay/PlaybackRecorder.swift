@@ -2,17 +2,25 @@ import EventModel
 import OpenAVT
 
 /// Builds the ``PlaybackSummary`` rows of one instrument from its accepted events, in replay order.
+///
+/// A row is *final* when the hub accepts an `End`, `Stop` or `Next` carrying its `playbackId`:
+/// OpenAVT's hubs renew the id right then, so no later event carries it. The recorder keeps
+/// only the rows still open; final rows wait in ``takeFinalRows()`` until the replay hands
+/// them over. Rows are numbered per instrument life, from 0 in the order they began: points
+/// name their row by that number (``MetricPoint/rowIndex``).
 struct PlaybackRecorder {
     private let instrument: String
     /// The attributes whose first value each row keeps (`--group-by`).
     private let groupAttributes: [AttributeKey]
-    private var rows: [PlaybackSummary] = []
-    /// What each row's next events are measured against, by row.
-    private var progress: [Progress] = []
-    private var rowIndex: [String: Int] = [:]
-    /// The row of the latest event.
-    private var lastRow: Int?
-    /// The playback id of `lastRow`, kept here: read from the row, it was copied for each
+    /// The open rows, in the order they began (an instrument has one or two at a time).
+    private var open: [OpenRow] = []
+    /// The rows made final and not taken yet, with their numbers.
+    private var final: [(row: Int, summary: PlaybackSummary)] = []
+    /// The number the next row gets.
+    private var nextRow = 0
+    /// The position in `open` of the latest event's row.
+    private var lastPosition: Int?
+    /// The playback id of `lastPosition`, kept here: read from the row, it was copied for each
     /// comparison (a retain and a release).
     private var lastPlaybackID: String?
     private var previous = HubCounters()
@@ -23,6 +31,17 @@ struct PlaybackRecorder {
     init(instrument: String, groupAttributes: [AttributeKey] = []) {
         self.instrument = instrument
         self.groupAttributes = groupAttributes
+    }
+
+    /// An open row: its number, the row, and what its next events are measured against.
+    fileprivate struct OpenRow {
+        var row: Int
+        var summary: PlaybackSummary
+        var progress = Progress()
+
+        mutating func addQuality(of event: Event, metrics: [Metric]) {
+            summary.addQuality(of: event, metrics: metrics, progress: &progress)
+        }
     }
 
     /// Where a playback stands: its current bitrate and when it started.
@@ -60,62 +79,82 @@ struct PlaybackRecorder {
     }
 
     /// Adds an accepted event and its metrics to the row of its `playbackId`, and returns that
-    /// row's index; `nil` for an event without a `playbackId`.
+    /// row's number; `nil` for an event without a `playbackId`. An accepted `End`, `Stop` or
+    /// `Next` makes the row final.
     mutating func record(_ event: Event, from tracker: TrackerID, metrics: [Metric]) -> Int? {
         let counters = previous.updated(by: event)
         defer { previous = counters }
-        let index: Int
-        if let last = lastRow, event.string(.playbackId, equals: lastPlaybackID) {
+        let position: Int
+        if let last = lastPosition, event.string(.playbackId, equals: lastPlaybackID) {
             // Events of one playback come together: no look-up, and no copy of the id.
-            index = last
+            position = last
         } else {
             guard let playbackID = event.string(.playbackId) else { return nil }
-            index = row(of: playbackID, from: tracker, startingAt: event.timestamp)
+            position = openPosition(of: playbackID, from: tracker, startingAt: event.timestamp)
         }
-        rows[index].add(event, metrics: metrics, counterIncrease: counters.minus(previous))
-        measureStartup(of: event, from: tracker, in: index)
-        rows[index].addQuality(of: event, metrics: metrics, progress: &progress[index])
+        open[position].summary.add(event, metrics: metrics, counterIncrease: counters.minus(previous))
+        measureStartup(of: event, from: tracker, at: position)
+        open[position].addQuality(of: event, metrics: metrics)
         if !event.action.isAdAction {
-            for key in groupAttributes where rows[index].groupAttributes[key] == nil {
-                rows[index].groupAttributes[key] = event[key]
+            for key in groupAttributes where open[position].summary.groupAttributes[key] == nil {
+                open[position].summary.groupAttributes[key] = event[key]
             }
         }
-        if lastRow != index {
-            lastRow = index
-            lastPlaybackID = rows[index].playbackID
+        let row = open[position].row
+        switch event.action.standard {
+        case .end, .stop, .next:
+            final.append((row, open.remove(at: position).summary))
+            lastPosition = nil
+            lastPlaybackID = nil
+        default:
+            if lastPosition != position {
+                lastPosition = position
+                lastPlaybackID = open[position].summary.playbackID
+            }
         }
-        return index
+        return row
     }
 
     /// Sets the row's startup at its first `Start`, and forgets the tracker's request at a
     /// `Start` and at the end of a playback.
-    private mutating func measureStartup(of event: Event, from tracker: TrackerID, in index: Int) {
+    private mutating func measureStartup(of event: Event, from tracker: TrackerID, at position: Int) {
         switch event.action.standard {
         case .start, .end, .stop, .next: break
         default: return
         }
         let request = pendingRequests.indices.contains(tracker) ? pendingRequests[tracker] : nil
-        if event.action.standard == .start, rows[index].startup == nil {
-            let from = request ?? rows[index].firstTimestamp
-            rows[index].startup = max(0, event.timestamp.milliseconds(since: from))
+        if event.action.standard == .start, open[position].summary.startup == nil {
+            let from = request ?? open[position].summary.firstTimestamp
+            open[position].summary.startup = max(0, event.timestamp.milliseconds(since: from))
         }
         if request != nil { pendingRequests[tracker] = nil }
     }
 
-    /// The index of a playback's row, made for its first event.
-    private mutating func row(of playbackID: String, from tracker: TrackerID, startingAt timestamp: Timestamp) -> Int {
-        if let known = rowIndex[playbackID] { return known }
-        let index = rows.count
-        rowIndex[playbackID] = index
-        rows.append(
-            PlaybackSummary(instrument: instrument, tracker: tracker, playbackID: playbackID, firstTimestamp: timestamp)
-        )
-        progress.append(Progress())
-        return index
+    /// The position in `open` of a playback's row, made for its first event.
+    private mutating func openPosition(
+        of playbackID: String, from tracker: TrackerID, startingAt timestamp: Timestamp
+    ) -> Int {
+        if let known = open.lastIndex(where: { $0.summary.playbackID == playbackID }) { return known }
+        open.append(
+            OpenRow(
+                row: nextRow,
+                summary: PlaybackSummary(
+                    instrument: instrument, tracker: tracker, playbackID: playbackID, firstTimestamp: timestamp)))
+        nextRow += 1
+        return open.count - 1
     }
 
-    /// The rows, in the order their playbacks began.
-    var summaries: [PlaybackSummary] { rows }
+    /// Takes the rows made final since the last call, in the order they ended, with their numbers.
+    mutating func takeFinalRows() -> [(row: Int, summary: PlaybackSummary)] {
+        defer { final = [] }
+        return final
+    }
+
+    /// The rows still open, in the order they began, with their numbers.
+    var openRows: [(row: Int, summary: PlaybackSummary)] { open.map { ($0.row, $0.summary) } }
+
+    /// The time of the earliest open row's first event, if a row is open.
+    var earliestOpenRow: Timestamp? { open.map(\.summary.firstTimestamp).min() }
 }
 
 extension PlaybackRecorder.HubCounters {

@@ -3,16 +3,21 @@ import Marconi
 import OpenAVT
 
 /// Replays the records of one Marconi player, in order, and gives its items, trace and metrics.
-/// An item's metrics are made when the player's replay ends (``finish()``): an item is
-/// complete only then.
+/// An item is final when the next item starts or an error ends it (``takeFinalRows()``), or
+/// when the player's life ends (``finish()``); its metrics are made then.
 ///
 /// Each item gives, at the time it ended, the gauges `BufferingTime` and `PlayingTime`
 /// (milliseconds) and the counters `Errors` and `TrackChanges`, tagged with the player and
 /// the item's `station` and `kind` (left out when the meta has none), with the item's
-/// `title` as a string field.
+/// `title` as a string field. Items are numbered per player life, from 0 in the order they
+/// started: their points name their row by that number (``MetricPoint/rowIndex``).
 struct PlayerReplay {
     private var replay: MarconiPlayerReplay
     private let tracesChanges: Bool
+    /// The items made final and not taken yet, with their numbers.
+    private var final: [(row: Int, summary: MarconiItemSummary)] = []
+    /// The number the next final item gets.
+    private var nextRow = 0
 
     init(player: String, options: ReplayOptions) {
         replay = MarconiPlayerReplay(player: player)
@@ -23,13 +28,29 @@ struct PlayerReplay {
         if let change = replay.replay(record), tracesChanges {
             outputs.trace.append(.marconi(change))
         }
+        let ended = replay.takeEndedItems()
+        if !ended.isEmpty { add(ended, into: &outputs.points) }
     }
 
-    /// The player's items, and their metrics.
-    mutating func finish() -> (items: [MarconiItemSummary], points: [MetricPoint]) {
-        let items = replay.finish()
+    /// Takes the items made final since the last call, with their numbers.
+    mutating func takeFinalRows() -> [(row: Int, summary: MarconiItemSummary)] {
+        defer { final = [] }
+        return final
+    }
+
+    /// Ends the player's life: its last item, with its metrics.
+    mutating func finish() -> (items: [(row: Int, summary: MarconiItemSummary)], points: [MetricPoint]) {
         var points: [MetricPoint] = []
-        for (index, item) in items.enumerated() {
+        add(replay.finish(), into: &points)
+        return (takeFinalRows(), points)
+    }
+
+    /// Makes items final, and their metrics.
+    private mutating func add(_ items: [MarconiItemSummary], into points: inout [MetricPoint]) {
+        for item in items {
+            let row = nextRow
+            nextRow += 1
+            final.append((row, item))
             var tags = [MetricTag("player", item.player)]
             if let station = item.station { tags.append(MetricTag("station", station)) }
             if let kind = item.kind { tags.append(MetricTag("kind", kind)) }
@@ -45,9 +66,11 @@ struct PlayerReplay {
                 stringFields: item.title.map { [MetricTag("title", $0)] } ?? [])
             for var metric in metrics {
                 metric.timestamp = item.lastTimestamp
-                points.append(MetricPoint(metric, from: origin, rowIndex: index))
+                points.append(MetricPoint(metric, from: origin, rowIndex: row))
             }
         }
-        return (items, points)
     }
+
+    /// The time the current item started, if one is playing.
+    var earliestOpenRow: Timestamp? { replay.currentItemStart }
 }

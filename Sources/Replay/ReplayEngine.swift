@@ -14,7 +14,10 @@ import HeapModule
 /// scoped by its time.
 ///
 /// A life takes its records as they come and replays them in bursts when it hands over its
-/// trace lines and points (`take(_:at:)`):
+/// trace lines and points (`take(_:at:)`), or when a record may make rows final (an OpenAVT
+/// `End`, `Stop` or `Next`, a value-proposition `complete` or `cancel`, an app lifecycle event,
+/// any Marconi record): the rows it made final are handed over with that record. Trace lines
+/// and points are handed over:
 /// - when it has been idle for ``flushDelay`` (frontier past its latest record by that much);
 /// - before a record in a later second than its latest, once ``pendingLimit`` records and
 ///   outputs wait;
@@ -102,8 +105,10 @@ public struct ReplayEngine {
             }
             return .replayed(reports)
         }
+        let endsRows = Life.mayEndRows(record)
+        let life: Life
         if let index = lives.index(forKey: key) {
-            let life = lives.values[index]
+            life = lives.values[index]
             let latest = life.latest
             if timestamp < latest {
                 lateRecords += 1
@@ -116,13 +121,13 @@ public struct ReplayEngine {
                 reports.append(flush(life, due: frontier ?? timestamp, active: true))
             }
             life.take(record, at: position)
-            schedule(life)
         } else {
-            let life = Life.starting(key: key, first: timestamp, options: sharedOptions, actionCodes: actionCodes)
+            life = Life.starting(key: key, first: timestamp, options: sharedOptions, actionCodes: actionCodes)
             life.take(record, at: position)
             lives[key] = life
-            schedule(life)
         }
+        if endsRows { handOverFinalRows(of: life, into: &reports) }
+        schedule(life)
         return .replayed(reports)
     }
 
@@ -198,6 +203,28 @@ public struct ReplayEngine {
         report.closeSequence = recordsAdded
         report.orderTime = due
         return report
+    }
+
+    /// Replays a life's waiting records, the one just taken last, and hands over the rows they
+    /// made final at this record: in the report of the flush made for it, if any, or in one of
+    /// their own (the trace lines and points stay pending, so that one second of a life's
+    /// points is not split). So a row comes out at the record that ended it, whenever the life
+    /// hands its other outputs over.
+    private func handOverFinalRows(of life: Life, into reports: inout [SessionReport]) {
+        if let last = reports.indices.last, reports[last].key == life.key, reports[last].closing == nil,
+            reports[last].closeSequence == recordsAdded
+        {
+            life.takeFinalRows(into: &reports[last])
+            return
+        }
+        var report = SessionReport(key: life.key, closing: nil)
+        life.takeFinalRows(into: &report)
+        guard !(report.playbacks.isEmpty && report.vpSessions.isEmpty && report.marconiItems.isEmpty) else { return }
+        report.firstTimestamp = life.first
+        report.lastTimestamp = life.latest
+        report.closeSequence = recordsAdded
+        report.orderTime = frontier ?? life.latest
+        reports.append(report)
     }
 
     /// The life's next deadline: a flush after ``flushDelay`` while outputs wait, its end

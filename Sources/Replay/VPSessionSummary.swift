@@ -59,94 +59,112 @@ public struct VPSessionSummary: Hashable, Sendable {
 }
 
 /// Builds the ``VPSessionSummary`` rows of one app from the session manager's outputs, in replay order.
+///
+/// A row is *final* when its session completes, is canceled (by `cancel` or
+/// `willResignActive`) or is dropped by `didBecomeActive`: Tentacles forgets the session
+/// then, and no later output names it. The recorder keeps only the open rows; final rows wait
+/// in ``takeFinalRows()``. Rows are numbered per app-session life, from 0 in the order they
+/// opened: points name their row by that number (``MetricPoint/rowIndex``).
 struct VPSessionRecorder {
-    private var rows: [VPSessionSummary] = []
-    private var index: [String: Int] = [:]
-    /// The open sessions: their row, and the status they are in and since when. An app has a
-    /// few open at once and an event's id is mostly the very string of its row's, so a scan
-    /// finds one faster than hashing the id.
-    private var open: [(row: Int, status: SessionStatus, since: Timestamp)] = []
-    /// The row of the last event recorded, which ``row(of:)`` is asked for next.
-    private var lastRow: Int?
+    /// The open sessions: their row's number, the row, and the status it is in and since when.
+    /// An app has a few open at once and an event's id is mostly the very string of its row's,
+    /// so a scan finds one faster than hashing the id.
+    private var open: [OpenRow] = []
+    /// The rows made final and not taken yet, with their numbers.
+    private var final: [(row: Int, summary: VPSessionSummary)] = []
+    /// The number the next row gets.
+    private var nextRow = 0
+
+    private struct OpenRow {
+        var row: Int
+        var summary: VPSessionSummary
+        var status: SessionStatus
+        var since: Timestamp
+    }
 
     mutating func record(_ output: SessionOutput) {
         switch output {
         case .event(let event):
-            let openPosition = open.firstIndex { rows[$0.row].sessionID == event.sessionID }
-            let row: Int
-            if let openPosition {
-                row = open[openPosition].row
-                rows[row].addTime(in: open[openPosition].status, from: open[openPosition].since, to: event.timestamp)
-            } else if let known = index[event.sessionID] {
-                row = known
+            let position: Int
+            if let known = open.firstIndex(where: { $0.summary.sessionID == event.sessionID }) {
+                position = known
+                open[position].summary.addTime(
+                    in: open[position].status, from: open[position].since, to: event.timestamp)
+                open[position].status = event.status
+                open[position].since = event.timestamp
             } else {
-                row = rows.count
-                index[event.sessionID] = row
                 var summary = VPSessionSummary(
                     app: event.app, name: event.name, sessionID: event.sessionID,
-                    attributes: event.valuePropositionAttributes,
-                    openedTimestamp: event.timestamp)
+                    attributes: event.valuePropositionAttributes, openedTimestamp: event.timestamp)
                 summary.restoredFrom = event.restoredFrom
-                rows.append(summary)
-            }
-            lastRow = row
-            if let openPosition {
-                open[openPosition].status = event.status
-                open[openPosition].since = event.timestamp
-            } else {
-                open.append((row, event.status, event.timestamp))
+                open.append(OpenRow(row: nextRow, summary: summary, status: event.status, since: event.timestamp))
+                nextRow += 1
+                position = open.count - 1
             }
             switch event.status {
             case .opened:
                 break
             case .started:
-                if rows[row].firstStartedTimestamp == nil { rows[row].firstStartedTimestamp = event.timestamp }
+                if open[position].summary.firstStartedTimestamp == nil {
+                    open[position].summary.firstStartedTimestamp = event.timestamp
+                }
             case .paused:
-                rows[row].pauses += 1
+                open[position].summary.pauses += 1
             case .completed, .canceled:
-                rows[row].endTimestamp = event.timestamp
-                rows[row].outcome = event.status == .completed ? .completed : .canceled
-                rows[row].endTrigger = event.attribute(.trigger)?.string
-                rows[row].duration = event.timestamp.milliseconds(since: rows[row].openedTimestamp)
-                open.removeAll { $0.row == row }
+                var ended = open.remove(at: position)
+                ended.summary.endTimestamp = event.timestamp
+                ended.summary.outcome = event.status == .completed ? .completed : .canceled
+                ended.summary.endTrigger = event.attribute(.trigger)?.string
+                ended.summary.duration = event.timestamp.milliseconds(since: ended.summary.openedTimestamp)
+                final.append((ended.row, ended.summary))
             }
         case .error(let error):
-            if let sessionID = error.sessionID, let row = row(of: sessionID) {
-                rows[row].prohibitedChanges += 1
+            if let sessionID = error.sessionID,
+                let position = open.firstIndex(where: { $0.summary.sessionID == sessionID })
+            {
+                open[position].summary.prohibitedChanges += 1
             }
         case .dropped(let dropped):
-            guard let openPosition = open.firstIndex(where: { rows[$0.row].sessionID == dropped.sessionID }) else {
-                return
-            }
-            let (row, status, since) = open.remove(at: openPosition)
-            rows[row].addTime(in: status, from: since, to: dropped.timestamp)
-            rows[row].endTimestamp = dropped.timestamp
-            rows[row].outcome = .dropped
-            rows[row].endTrigger = "didBecomeActive"
-            rows[row].duration = dropped.timestamp.milliseconds(since: rows[row].openedTimestamp)
+            guard let position = open.firstIndex(where: { $0.summary.sessionID == dropped.sessionID }) else { return }
+            var ended = open.remove(at: position)
+            ended.summary.addTime(in: ended.status, from: ended.since, to: dropped.timestamp)
+            ended.summary.endTimestamp = dropped.timestamp
+            ended.summary.outcome = .dropped
+            ended.summary.endTrigger = "didBecomeActive"
+            ended.summary.duration = dropped.timestamp.milliseconds(since: ended.summary.openedTimestamp)
+            final.append((ended.row, ended.summary))
         }
     }
 
-    /// The index of a session's row.
+    /// The number of a session's row, open or made final by the output just recorded.
     func row(of sessionID: String) -> Int? {
-        if let lastRow, rows[lastRow].sessionID == sessionID { return lastRow }
-        return index[sessionID]
+        if let position = open.firstIndex(where: { $0.summary.sessionID == sessionID }) { return open[position].row }
+        return final.last { $0.summary.sessionID == sessionID }?.row
     }
 
     /// When a session's row opened: the time of its first event.
-    func openedTimestamp(ofRow row: Int) -> Timestamp {
-        rows[row].openedTimestamp
+    func openedTimestamp(ofRow row: Int) -> Timestamp? {
+        open.first { $0.row == row }?.summary.openedTimestamp ?? final.last { $0.row == row }?.summary.openedTimestamp
     }
 
-    /// The rows, with the sessions still open counted up to the app's last record.
-    func finish(lastRecord: Timestamp) -> [VPSessionSummary] {
-        var finished = rows
-        for (row, status, since) in open {
-            finished[row].addTime(in: status, from: since, to: lastRecord)
-            finished[row].duration = lastRecord.milliseconds(since: finished[row].openedTimestamp)
-        }
-        return finished
+    /// Takes the rows made final since the last call, in the order they ended, with their numbers.
+    mutating func takeFinalRows() -> [(row: Int, summary: VPSessionSummary)] {
+        defer { final = [] }
+        return final
     }
+
+    /// The rows still open, counted up to the app's last record, in the order they opened.
+    func openRows(lastRecord: Timestamp) -> [(row: Int, summary: VPSessionSummary)] {
+        open.map { entry in
+            var summary = entry.summary
+            summary.addTime(in: entry.status, from: entry.since, to: lastRecord)
+            summary.duration = lastRecord.milliseconds(since: summary.openedTimestamp)
+            return (entry.row, summary)
+        }
+    }
+
+    /// The time of the earliest open row's first event.
+    var earliestOpenRow: Timestamp? { open.map(\.summary.openedTimestamp).min() }
 }
 
 extension VPSessionSummary {

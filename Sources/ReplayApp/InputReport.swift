@@ -104,11 +104,10 @@ package struct RunCounts {
     }
 
     mutating func count(_ report: SessionReport) {
-        guard report.isLast else { return }
         playbacks += report.playbacks.count
         vpSessions += report.vpSessions.count
         marconiItems += report.marconiItems.count
-        sessions[report.key.system, default: 0] += 1
+        if report.isLast { sessions[report.key.system, default: 0] += 1 }
     }
 }
 

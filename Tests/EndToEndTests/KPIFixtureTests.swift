@@ -59,9 +59,10 @@ struct KPIFixtureTests {
 
     @Test func eachPlaybackHasItsOwnStartupBesideOpenAVTsStartTime() throws {
         let playbacks = try replay().playbacks
-        #expect(playbacks.map { $0["title"] } == ["Alpha", "Beta", "Gamma", "Delta", "Epsilon"])
-        #expect(playbacks.map { $0["startup_ms"] } == ["2000", "4000", "", "", "500"])
-        #expect(playbacks.map { $0["start_time_ms"] } == ["2000", "604000", "", "", "500"])
+        // In the order they ended: the three ended by End or Stop, then those open at the end.
+        #expect(playbacks.map { $0["title"] } == ["Alpha", "Beta", "Epsilon", "Gamma", "Delta"])
+        #expect(playbacks.map { $0["startup_ms"] } == ["2000", "4000", "500", "", ""])
+        #expect(playbacks.map { $0["start_time_ms"] } == ["2000", "604000", "500", "", ""])
     }
 
     @Test func summaryEqualsTheKPIsDerivedByHand() throws {

@@ -59,13 +59,13 @@ struct CustomComponentsTests {
         let result = replay(records, components: components)
 
         // Each backend sees its own instrument's events in time order; a life replays its records
-        // in bursts, when it hands its outputs over (here when the input ends: j first, its latest
-        // record being the earlier), so the backends' lines do not interleave.
+        // in bursts: at a record that may end a playback (i's End) and when the input ends (j
+        // then, with its last record), so the backends' lines do not interleave.
         let iEvents = result.avtTrace.filter { $0.event[.senderId] == "i-0" && $0.rejection == nil }.flatMap { entry in
             entry.metrics.map { "metric \($0.name)" } + ["event \(entry.event.action.name)"]
         }
         let expected =
-            ["ready j", "metric NumRequests", "event MediaRequest", "end j", "ready i"] + iEvents + ["end i"]
+            ["ready i"] + iEvents + ["ready j", "metric NumRequests", "event MediaRequest", "end j", "end i"]
         #expect(log.lines.withLock { $0 } == expected)
         #expect(expected.count(where: { $0 == "event MediaRequest" }) == 2)
         #expect(result.avtTrace.count(where: { $0.rejection != nil }) == 1)

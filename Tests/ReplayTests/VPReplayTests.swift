@@ -50,9 +50,9 @@ struct VPReplayTests {
                 vp(2_500, .cancel, app: "a"), vp(3_000, .complete, app: "b"), vp(3_500, .start, app: "a"),
             ])
         let result = run(records)
-        // Sessions close in the order of their latest record: b's at 3000, a's at 3500.
-        #expect(result.vpSessions.map(\.sessionID) == ["b:1000:v1", "a:1500:v1"])
-        #expect(result.vpSessions.map(\.outcome) == [.completed, .canceled])
+        // Rows come out as their sessions end: a's canceled at 2500, b's completed at 3000.
+        #expect(result.vpSessions.map(\.sessionID) == ["a:1500:v1", "b:1000:v1"])
+        #expect(result.vpSessions.map(\.outcome) == [.canceled, .completed])
         let errors = result.trace.compactMap { line -> ValuePropositionError? in
             if case .vp(.error(let error)) = line { return error }
             return nil
