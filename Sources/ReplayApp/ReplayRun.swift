@@ -91,7 +91,6 @@ package struct ReplayRun {
             }
         }
         merge.end(inputs.count)
-        merge.keepsWindowAtEnd = keepsOpen
         let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(paths: inputs, merge: merge, rejectLimit: arguments.maxRejects)
         reader.progress = ProgressLine(

@@ -55,6 +55,42 @@ struct NightlyRunTests {
         }
     }
 
+    /// A playback that ends at 23:59 is in that night's report; one paused over midnight is in
+    /// the next night's, once.
+    @Test func aRowIsWrittenTheNightItEnds() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let midnight: Int64 = 1_763_683_200_000
+        let minute: Int64 = 60_000
+        func line(_ time: Int64, _ instrument: String, _ action: String) -> String {
+            #"{"ts":\#(time),"instrument":"\#(instrument)","tracker":0,"action":"\#(action)"}"#
+        }
+        let night1 = [
+            line(midnight - 60 * minute, "late-show", "MediaRequest"),
+            line(midnight - 59 * minute, "late-show", "Start"),
+            line(midnight - 30 * minute, "paused", "MediaRequest"), line(midnight - 29 * minute, "paused", "Start"),
+            line(midnight - 20 * minute, "paused", "PauseBegin"), line(midnight - minute, "late-show", "End"),
+        ]
+        let night2 = [
+            line(midnight + 30 * minute, "paused", "PauseFinish"), line(midnight + 40 * minute, "paused", "End"),
+        ]
+        let files = [("night1.jsonl", night1), ("night2.jsonl", night2)].map { name, lines in
+            let file = folder.appendingPathComponent(name)
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
+            return file.path
+        }
+        let state = folder.appendingPathComponent("open.state").path
+        var rows: [[String]] = []
+        for (night, file) in files.enumerated() {
+            let out = folder.appendingPathComponent("night\(night + 1)")
+            let result = try CommandRunner.run(["--out", out.path, "--state", state, file])
+            #expect(result.status == 0, "\(result.standardError)")
+            rows.append(try lines(out, "playbacks.csv").dropFirst().map { String($0.prefix { $0 != "," }) })
+        }
+        #expect(rows == [["late-show"], ["paused"]])
+    }
+
     @Test func aStateFileThatIsNotOneFailsWithoutWritingAnything() throws {
         let folder = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
