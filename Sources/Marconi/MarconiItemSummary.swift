@@ -52,7 +52,7 @@ public struct MarconiItemSummary: Hashable, Sendable {
 }
 
 /// How an item being built is kept in a `--state` file. Keys are short: `p` the player, `m` the
-/// meta (``SortedAttributes``), `f` and `l` the first and last timestamps, `b` the buffering
+/// meta (`SortedAttributes`), `f` and `l` the first and last timestamps, `b` the buffering
 /// time, `t` the playing time, `x` the largest progress, `c` the track changes, `e` the errors;
 /// `x` is left out when `nil`, the counts and times when 0.
 extension MarconiItemSummary: Codable {

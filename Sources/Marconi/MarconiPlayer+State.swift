@@ -60,7 +60,7 @@ extension MarconiPlayer {
 }
 
 /// How a state is kept in a `--state` file: `s` its name (``MarconiPlayer/State/name``), then
-/// its payload: `m` the meta (``SortedAttributes``) and `t` whether a track change entered it
+/// its payload: `m` the meta (`SortedAttributes`) and `t` whether a track change entered it
 /// for `startPlaying`; `m` and `p` the progress for `continuePlaying`; `d` the description for
 /// `error` (left out when `nil`).
 extension MarconiPlayer.State: Codable {

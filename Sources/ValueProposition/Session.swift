@@ -76,7 +76,7 @@ public struct Session: Hashable, Sendable {
 
 /// How a session is kept in a `--state` file. Keys are short, a session being written for
 /// every one open at the end of a night: `i` the id, `n` the name, `a` the attributes
-/// (``SortedAttributes``, left out when empty), `s` the status, `h` the history as
+/// (`SortedAttributes`, left out when empty), `s` the status, `h` the history as
 /// `[[status, milliseconds], …]` in order.
 extension Session: Codable {
     private enum CodingKeys: String, CodingKey {
