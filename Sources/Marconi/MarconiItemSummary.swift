@@ -50,3 +50,48 @@ public struct MarconiItemSummary: Hashable, Sendable {
         meta[key]?.description
     }
 }
+
+/// How an item being built is kept in a `--state` file. Keys are short: `p` the player, `m` the
+/// meta (`SortedAttributes`), `f` and `l` the first and last timestamps, `b` the buffering
+/// time, `t` the playing time, `x` the largest progress, `c` the track changes, `e` the errors;
+/// `x` is left out when `nil`, the counts and times when 0.
+extension MarconiItemSummary: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case player = "p"
+        case meta = "m"
+        case firstTimestamp = "f"
+        case lastTimestamp = "l"
+        case bufferingTime = "b"
+        case playingTime = "t"
+        case maxProgress = "x"
+        case trackChanges = "c"
+        case errors = "e"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            player: try container.decode(String.self, forKey: .player),
+            meta: try container.decode(SortedAttributes.self, forKey: .meta).attributes,
+            firstTimestamp: try container.decode(Timestamp.self, forKey: .firstTimestamp))
+        lastTimestamp = try container.decode(Timestamp.self, forKey: .lastTimestamp)
+        bufferingTime = try container.decodeIfPresent(Int64.self, forKey: .bufferingTime) ?? 0
+        playingTime = try container.decodeIfPresent(Int64.self, forKey: .playingTime) ?? 0
+        maxProgress = try container.decodeIfPresent(Double.self, forKey: .maxProgress)
+        trackChanges = try container.decodeIfPresent(Int64.self, forKey: .trackChanges) ?? 0
+        errors = try container.decodeIfPresent(Int64.self, forKey: .errors) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(player, forKey: .player)
+        try container.encode(SortedAttributes(meta), forKey: .meta)
+        try container.encode(firstTimestamp, forKey: .firstTimestamp)
+        try container.encode(lastTimestamp, forKey: .lastTimestamp)
+        if bufferingTime != 0 { try container.encode(bufferingTime, forKey: .bufferingTime) }
+        if playingTime != 0 { try container.encode(playingTime, forKey: .playingTime) }
+        try container.encodeIfPresent(maxProgress, forKey: .maxProgress)
+        if trackChanges != 0 { try container.encode(trackChanges, forKey: .trackChanges) }
+        if errors != 0 { try container.encode(errors, forKey: .errors) }
+    }
+}

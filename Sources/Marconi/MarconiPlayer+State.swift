@@ -58,3 +58,55 @@ extension MarconiPlayer {
         }
     }
 }
+
+/// How a state is kept in a `--state` file: `s` its name (``MarconiPlayer/State/name``), then
+/// its payload: `m` the meta (`SortedAttributes`) and `t` whether a track change entered it
+/// for `startPlaying`; `m` and `p` the progress for `continuePlaying`; `d` the description for
+/// `error` (left out when `nil`).
+extension MarconiPlayer.State: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case name = "s"
+        case meta = "m"
+        case trackChanged = "t"
+        case progress = "p"
+        case description = "d"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .name)
+        switch name {
+        case "noPlaying": self = .noPlaying
+        case "buffering": self = .buffering
+        case "startPlaying":
+            self = .startPlaying(
+                try container.decode(SortedAttributes.self, forKey: .meta).attributes,
+                trackChanged: try container.decode(Bool.self, forKey: .trackChanged))
+        case "continuePlaying":
+            self = .continuePlaying(
+                try container.decode(SortedAttributes.self, forKey: .meta).attributes,
+                progress: try container.decode(Double.self, forKey: .progress))
+        case "error": self = .error(description: try container.decodeIfPresent(String.self, forKey: .description))
+        default:
+            throw DecodingError.dataCorruptedError(
+                forKey: .name, in: container, debugDescription: "no Marconi player state is named \(name)")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        switch self {
+        case .noPlaying, .buffering:
+            break
+        case .startPlaying(let meta, let trackChanged):
+            try container.encode(SortedAttributes(meta), forKey: .meta)
+            try container.encode(trackChanged, forKey: .trackChanged)
+        case .continuePlaying(let meta, let progress):
+            try container.encode(SortedAttributes(meta), forKey: .meta)
+            try container.encode(progress, forKey: .progress)
+        case .error(let description):
+            try container.encodeIfPresent(description, forKey: .description)
+        }
+    }
+}

@@ -115,3 +115,14 @@ public struct MarconiPlayer: Hashable, Sendable {
         }
     }
 }
+
+/// Kept in a `--state` file as its state (``MarconiPlayer/State``).
+extension MarconiPlayer: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(state: try State(from: decoder))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try state.encode(to: encoder)
+    }
+}

@@ -166,3 +166,48 @@ public struct MarconiPlayerReplay: Sendable {
         currentItem = nil
     }
 }
+
+/// How a replay is kept in a `--state` file, so that one restored from it goes on exactly as
+/// the replay it was saved from would have: the same state changes, and the same items at
+/// ``MarconiPlayerReplay/finish()``.
+///
+/// Keys are short: `p` the player, `s` the machine's state (``MarconiPlayer``), `i` the ended
+/// items (left out when none), `c` the current item, `t` the time the state was entered, `l`
+/// the last record's time (each left out when `nil`), `b` the held buffering time and `e` the
+/// held errors (left out when 0).
+extension MarconiPlayerReplay: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case player = "p"
+        case machine = "s"
+        case endedItems = "i"
+        case currentItem = "c"
+        case stateEnteredAt = "t"
+        case lastTimestamp = "l"
+        case heldBufferingTime = "b"
+        case heldErrors = "e"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        player = try container.decode(String.self, forKey: .player)
+        machine = try container.decode(MarconiPlayer.self, forKey: .machine)
+        endedItems = try container.decodeIfPresent([MarconiItemSummary].self, forKey: .endedItems) ?? []
+        currentItem = try container.decodeIfPresent(MarconiItemSummary.self, forKey: .currentItem)
+        stateEnteredAt = try container.decodeIfPresent(Timestamp.self, forKey: .stateEnteredAt)
+        lastTimestamp = try container.decodeIfPresent(Timestamp.self, forKey: .lastTimestamp)
+        heldBufferingTime = try container.decodeIfPresent(Int64.self, forKey: .heldBufferingTime) ?? 0
+        heldErrors = try container.decodeIfPresent(Int64.self, forKey: .heldErrors) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(player, forKey: .player)
+        try container.encode(machine, forKey: .machine)
+        if !endedItems.isEmpty { try container.encode(endedItems, forKey: .endedItems) }
+        try container.encodeIfPresent(currentItem, forKey: .currentItem)
+        try container.encodeIfPresent(stateEnteredAt, forKey: .stateEnteredAt)
+        try container.encodeIfPresent(lastTimestamp, forKey: .lastTimestamp)
+        if heldBufferingTime != 0 { try container.encode(heldBufferingTime, forKey: .heldBufferingTime) }
+        if heldErrors != 0 { try container.encode(heldErrors, forKey: .heldErrors) }
+    }
+}

@@ -73,3 +73,60 @@ public struct Session: Hashable, Sendable {
         hasher.combine(history.count)
     }
 }
+
+/// How a session is kept in a `--state` file. Keys are short, a session being written for
+/// every one open at the end of a night: `i` the id, `n` the name, `a` the attributes
+/// (`SortedAttributes`, left out when empty), `s` the status, `h` the history as
+/// `[[status, milliseconds], …]` in order.
+extension Session: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case id = "i"
+        case name = "n"
+        case attributes = "a"
+        case status = "s"
+        case history = "h"
+    }
+
+    /// One entry of the history, as `[status, milliseconds]`.
+    private struct HistoryEntry: Codable {
+        var status: SessionStatus
+        var timestamp: Timestamp
+
+        init(status: SessionStatus, timestamp: Timestamp) {
+            self.status = status
+            self.timestamp = timestamp
+        }
+
+        init(from decoder: any Decoder) throws {
+            var container = try decoder.unkeyedContainer()
+            status = try container.decode(SessionStatus.self)
+            timestamp = try container.decode(Timestamp.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.unkeyedContainer()
+            try container.encode(status)
+            try container.encode(timestamp)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        name = try container.decode(String.self, forKey: .name)
+        attributes = try container.decodeIfPresent(SortedAttributes.self, forKey: .attributes)?.attributes ?? [:]
+        status = try container.decode(SessionStatus.self, forKey: .status)
+        history = try container.decode([HistoryEntry].self, forKey: .history).map { ($0.status, $0.timestamp) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(name, forKey: .name)
+        if !attributes.isEmpty {
+            try container.encode(SortedAttributes(attributes), forKey: .attributes)
+        }
+        try container.encode(status, forKey: .status)
+        try container.encode(history.map { HistoryEntry(status: $0.status, timestamp: $0.timestamp) }, forKey: .history)
+    }
+}

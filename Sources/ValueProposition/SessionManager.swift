@@ -171,3 +171,67 @@ private struct OpenSession: Sendable {
     var packedAttributes: PackedAttributes
     var session: Session
 }
+
+/// How a manager is kept in a `--state` file, so that one restored from it goes on exactly as
+/// the manager it was saved from would have: the same outputs, ids and times.
+///
+/// Keys are short, a manager being written for every app session open at the end of a night:
+/// `a` the app, `v` the version, `s` the scope (left out when `nil`), `o` the open sessions and
+/// `r` the remembered ones (each as its ``Session``, in order; left out when empty), `n` the
+/// count of sessions made and `f` of foreground returns (left out when 0), `i` the app
+/// session's id. Nothing is a dictionary in table order: the encoding is the same bytes every
+/// time.
+extension SessionManager: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case app = "a"
+        case version = "v"
+        case scope = "s"
+        case open = "o"
+        case remembered = "r"
+        case sessionsMade = "n"
+        case appSessionID = "i"
+        case foregroundReturns = "f"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        app = try container.decode(String.self, forKey: .app)
+        version = try container.decode(TentaclesVersion.self, forKey: .version)
+        scope = try container.decodeIfPresent(String.self, forKey: .scope)
+        open = try container.decodeIfPresent([OpenSession].self, forKey: .open) ?? []
+        remembered = try container.decodeIfPresent([OpenSession].self, forKey: .remembered) ?? []
+        sessionsMade = try container.decodeIfPresent(Int.self, forKey: .sessionsMade) ?? 0
+        appSessionID = try container.decode(String.self, forKey: .appSessionID)
+        foregroundReturns = try container.decodeIfPresent(Int.self, forKey: .foregroundReturns) ?? 0
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(app, forKey: .app)
+        try container.encode(version, forKey: .version)
+        try container.encodeIfPresent(scope, forKey: .scope)
+        if !open.isEmpty { try container.encode(open, forKey: .open) }
+        if !remembered.isEmpty { try container.encode(remembered, forKey: .remembered) }
+        if sessionsMade != 0 { try container.encode(sessionsMade, forKey: .sessionsMade) }
+        try container.encode(appSessionID, forKey: .appSessionID)
+        if foregroundReturns != 0 { try container.encode(foregroundReturns, forKey: .foregroundReturns) }
+    }
+}
+
+/// An open session is kept as its ``Session`` alone: its key and packed attributes are made
+/// from the session's name and attributes, as `process` made them from the record's (the
+/// session's attributes are the record's, unpacked). The packed bytes number keys by the
+/// process's key table, so they are packed again in any case; packed from the dictionary, in
+/// key order, they may differ from the next record's bytes, which then finds the session by
+/// its key instead.
+extension OpenSession: Codable {
+    init(from decoder: any Decoder) throws {
+        session = try Session(from: decoder)
+        key = ValuePropositionKey(name: session.name, attributes: session.attributes)
+        packedAttributes = PackedAttributes(session.attributes)
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        try session.encode(to: encoder)
+    }
+}

@@ -58,3 +58,6 @@ public enum SessionStatus: String, Hashable, Sendable, CaseIterable {
         }
     }
 }
+
+/// Kept in a `--state` file as its name (`opened`, `started`, …).
+extension SessionStatus: Codable {}

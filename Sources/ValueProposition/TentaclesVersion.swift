@@ -35,3 +35,6 @@ public enum TentaclesVersion: String, Sendable, CaseIterable {
         allCases.contains { category == .string($0.category) }
     }
 }
+
+/// Kept in a `--state` file as its name (`value-proposition`, `domain-activity`).
+extension TentaclesVersion: Codable {}
