@@ -90,6 +90,14 @@ class Life {
         _ closing: SessionReport.Closing, into report: inout SessionReport
     ) -> [(row: Int, group: [String])] { [] }
 
+    /// How many rows are still open, once the waiting records are replayed.
+    var openRowCount: Int {
+        replayWaiting()
+        return countOpenRows()
+    }
+
+    fileprivate func countOpenRows() -> Int { 0 }
+
     /// Whether a record may make rows final: an OpenAVT `End`, `Stop` or `Next`, a
     /// value-proposition `complete` or `cancel`, an app lifecycle event, any Marconi record.
     /// The engine replays such a record at once and hands the rows over with it.
@@ -260,6 +268,8 @@ final class InstrumentLife: Life {
         return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
     }
 
+    override fileprivate func countOpenRows() -> Int { replay.openRows.count }
+
     override fileprivate func endRows(
         _ closing: SessionReport.Closing, into report: inout SessionReport
     ) -> [(row: Int, group: [String])] {
@@ -299,6 +309,8 @@ final class AppLife: Life {
         return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
     }
 
+    override fileprivate func countOpenRows() -> Int { replay.openRows().count }
+
     override fileprivate func endRows(
         _ closing: SessionReport.Closing, into report: inout SessionReport
     ) -> [(row: Int, group: [String])] {
@@ -336,6 +348,8 @@ final class PlayerLife: Life {
         report.marconiItems += rows.map(\.summary)
         return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
     }
+
+    override fileprivate func countOpenRows() -> Int { replay.earliestOpenRow == nil ? 0 : 1 }
 
     override fileprivate func endRows(
         _ closing: SessionReport.Closing, into report: inout SessionReport

@@ -173,6 +173,26 @@ public struct ReplayEngine {
         }
     }
 
+    /// What is still open: the lives of each system, and their open rows (playbacks of
+    /// instruments, sessions of apps, items of players).
+    public struct OpenCounts: Equatable, Sendable {
+        public var lives: [MetricSystem: Int] = [:]
+        public var rows: [MetricSystem: Int] = [:]
+
+        public init() {}
+    }
+
+    /// The lives still open and their open rows, counted (what a run with `--state` carries over).
+    public var openCounts: OpenCounts {
+        var counts = OpenCounts()
+        for life in lives.values {
+            let system = life.key.system
+            counts.lives[system, default: 0] += 1
+            counts.rows[system, default: 0] += life.openRowCount
+        }
+        return counts
+    }
+
     /// Ends every life (the input ended) and returns their last reports, by latest record, then key.
     public mutating func finish() -> [SessionReport] {
         var reports: [SessionReport] = []

@@ -82,6 +82,9 @@ package struct RunCounts {
     /// The state file resumed, when it is not `--state`'s own (`--replace-run`).
     var resumedFrom: String?
     var savedRecords = 0
+    /// With `--state` (without `--finish`): the lives still open at the end and their open rows,
+    /// carried over to the next run.
+    var carried: ReplayEngine.OpenCounts?
 
     package var problems: Int { rejectedLines + lateRejected + damagedFiles }
     /// The problems with lines: rejected and late ones.

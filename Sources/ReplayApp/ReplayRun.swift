@@ -126,6 +126,7 @@ package struct ReplayRun {
         saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
             saved.released = reader.merge.released
+            counts.carried = feed.engine.openCounts
             saved.lives = feed.engine.openLives
             saved.waiting = reader.merge.takeWaiting()
             counts.savedRecords = saved.recordCount
@@ -144,7 +145,8 @@ package struct ReplayRun {
                 "avt-replay: ... and \(counts.lineProblems - ReplayFeed.problemsShown) more rejected or late lines (see rejects.jsonl)"
             )
         }
-        if reader.inputsOpened == 0 {
+        // No input at all is a run that only ends the lives of its state (`--state --finish`).
+        if reader.inputsOpened == 0 && !inputs.isEmpty {
             printError(
                 "avt-replay: failed (no input could be read); no reports were written, the previous ones are unchanged")
             reports.discard()

@@ -1,4 +1,5 @@
 import Foundation
+import Replay
 import ReportEncoding
 
 /// `run.json`: what one run did, for cron wrappers and monitoring to read instead of standard
@@ -102,6 +103,17 @@ package struct RunJSON {
                 ("marconiItems", counts.marconiItems), ("livesEndedByGap", counts.livesEndedByGap),
             ], to: &json, into: &bytes)
         json.endObject(into: &bytes)
+        if let carried = counts.carried {
+            json.key("carried", into: &bytes)
+            json.beginObject(into: &bytes)
+            Self.append(
+                [
+                    ("instruments", carried.lives[.openavt] ?? 0), ("openPlaybacks", carried.rows[.openavt] ?? 0),
+                    ("appSessions", carried.lives[.vp] ?? 0), ("openVPSessions", carried.rows[.vp] ?? 0),
+                    ("players", carried.lives[.marconi] ?? 0), ("openMarconiItems", carried.rows[.marconi] ?? 0),
+                ], to: &json, into: &bytes)
+            json.endObject(into: &bytes)
+        }
         json.key("push", into: &bytes)
         json.beginObject(into: &bytes)
         for push in pushes {

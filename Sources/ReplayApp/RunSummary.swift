@@ -25,29 +25,28 @@ package struct RunSummary {
         if counts.damagedFiles > 0 {
             read += ", \(count(counts.damagedFiles, "file")) not read to the end"
         }
-        var replayed: [String] = []
-        if let instruments = counts.sessions[.openavt] {
-            replayed.append(
-                "\(count(counts.playbacks, "playback")) from \(count(instruments, "instrument life", "instrument lives"))"
-            )
-        }
-        if let apps = counts.sessions[.vp] {
-            replayed.append(
-                "\(count(counts.vpSessions, "value-proposition session")) from \(count(apps, "app session life", "app session lives"))"
-            )
-        }
-        if let players = counts.sessions[.marconi] {
-            replayed.append(
-                "\(count(counts.marconiItems, "Marconi item")) from \(count(players, "player life", "player lives"))")
-        }
+        let rows = [
+            count(counts.playbacks, "playback"), count(counts.vpSessions, "value-proposition session"),
+            count(counts.marconiItems, "Marconi item"),
+        ]
+        let ended = counts.sessions.values.reduce(0, +)
         var parts = [
             read + ";",
-            (replayed.isEmpty ? "nothing" : replayed.joined(separator: ", ")) + " written to \(outputFolder)/;",
+            rows.joined(separator: ", ") + " written to \(outputFolder)/ (\(count(ended, "life", "lives")) ended);",
         ]
         if counts.livesEndedByGap > 0 {
             parts.append(
                 "\(count(counts.livesEndedByGap, "life", "lives")) ended by the idle gap (a later record starts a new one);"
             )
+        }
+        if let state, let carried = counts.carried {
+            let open = [
+                "\(count(carried.lives[.openavt] ?? 0, "instrument")) with \(count(carried.rows[.openavt] ?? 0, "open playback"))",
+                "\(count(carried.lives[.vp] ?? 0, "app session")) with \(count(carried.rows[.vp] ?? 0, "open session"))",
+                "\(count(carried.lives[.marconi] ?? 0, "player")) with \(count(carried.rows[.marconi] ?? 0, "open item"))",
+            ]
+            let lives = carried.lives.values.reduce(0, +)
+            parts.append("\(count(lives, "life", "lives")) carried over in \(state) (\(open.joined(separator: ", ")));")
         }
         if let state {
             if let resumedFrom = counts.resumedFrom {

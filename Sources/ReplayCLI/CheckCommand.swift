@@ -45,6 +45,10 @@ struct CheckCommand: ParsableCommand {
     /// The file beside the expected reports with the options they were recorded with.
     static let optionsName = "check-options.json"
 
+    func validate() throws {
+        try replay.requireFiles()
+    }
+
     func run() throws {
         let code = record ? recordReports() : check()
         if code != .success { throw code }

@@ -123,10 +123,14 @@ struct ReplayArguments: ParsableArguments {
     @Flag(name: .long, help: "Fail (exit 4, no reports written) when any input is skipped.")
     var strict = false
 
-    func validate() throws {
+    /// Refuses an empty list of files (the commands call it: `--state --finish` needs none).
+    func requireFiles() throws {
         if files.isEmpty {
             throw ValidationError("Give at least one event log file, or - to read standard input.")
         }
+    }
+
+    func validate() throws {
         if files.count(where: { $0 == "-" }) > 1 {
             throw ValidationError("Standard input (-) can be read only once.")
         }

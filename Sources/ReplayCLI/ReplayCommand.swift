@@ -64,6 +64,8 @@ struct ReplayCommand: ParsableCommand {
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run ends its lives at the end.")
         }
+        // The last run of a series may have no input: it ends the lives the state holds.
+        if !(finish && state != nil) { try replay.requireFiles() }
         if replaceRun && state == nil {
             throw ValidationError(
                 "--replace-run goes with --state: it replays the last run the state file recorded again.")

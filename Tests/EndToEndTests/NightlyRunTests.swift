@@ -18,6 +18,11 @@ struct NightlyRunTests {
         let day1 = try CommandRunner.run(arguments + ["--out", first.path, "--state", state, samples[0]])
         #expect(day1.status == 0)
         #expect(day1.standardError.contains("kept in \(state)"))
+        // What is open is said: on standard error and in run.json.
+        #expect(day1.standardError.contains("lives carried over in \(state) (5 instruments with 4 open playbacks"))
+        #expect(!day1.standardError.contains("nothing written"))
+        let runJSON = try String(contentsOf: first.appendingPathComponent("run.json"), encoding: .utf8)
+        #expect(runJSON.contains(#""carried":{"instruments":5,"openPlaybacks":4,"#))
         let day2 = try CommandRunner.run(arguments + ["--out", second.path, "--state", state, samples[1]])
         #expect(day2.status == 0)
         #expect(day2.standardError.contains("records resumed from"))
@@ -32,11 +37,11 @@ struct NightlyRunTests {
         }
         // The sessions still open at the end are the same, kept for the next night.
         #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == Data(contentsOf: URL(fileURLWithPath: wholeState)))
-        // The last run of a series closes them: then the reports are those of a run without state.
+        // The last run of a series, with no input, closes them: then the reports are those of a
+        // run without state.
         let last = folder.appendingPathComponent("last")
-        let finished = try CommandRunner.run(
-            arguments + ["--out", last.path, "--state", state, "--finish", "/dev/null"])
-        #expect(finished.status == 0)
+        let finished = try CommandRunner.run(arguments + ["--out", last.path, "--state", state, "--finish"])
+        #expect(finished.status == 0, "\(finished.standardError)")
         let plain = folder.appendingPathComponent("plain")
         #expect(try CommandRunner.run(arguments + ["--out", plain.path] + samples).status == 0)
         for name in concatenated {
