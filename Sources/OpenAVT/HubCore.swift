@@ -17,6 +17,10 @@ import EventModel
 /// - `playbackId` is renewed when `End`/`Stop`/`Next` is accepted;
 /// - a `*Finish` whose `timeSince*Begin` is missing (or not an integer) adds 0 where OpenAVT
 ///   would crash on a forced cast.
+///
+/// Its state (``encodeState(to:)``) is its counters, accumulated times, block flags, ids,
+/// the time of the last accepted event and its id generator, which must be a
+/// ``SequentialIDGenerator``.
 public final class HubCore: Hub {
     private(set) var countErrors: Int64 = 0
     private(set) var countStarts: Int64 = 0
@@ -157,5 +161,60 @@ public final class HubCore: Hub {
     /// The time-since attribute of `begin` on the event, or 0 where OpenAVT would crash.
     private static func elapsed(since begin: Action, in event: Event) -> Int64 {
         event.integer(begin.timeAttribute) ?? 0
+    }
+
+    // MARK: State
+
+    private enum StateKey: String, CodingKey {
+        case countErrors, countStarts, accumPauseTime, accumSeekTime, accumBufferTime
+        case lastBufferBeginInPauseBlock, lastBufferBeginInSeekBlock
+        case streamID, playbackID, lastAcceptedTimestamp, idGenerator
+    }
+
+    /// Writes the counters, accumulated times, block flags, ids, the time of the last accepted
+    /// event and the id generator; throws ``ComponentStateError`` when the generator is not a
+    /// ``SequentialIDGenerator``. The instrument's id comes back from ``instrumentReady(_:)``,
+    /// and ``rejectionReason`` is not kept.
+    public func encodeState(to encoder: any Encoder) throws {
+        guard let generator = idGenerator as? SequentialIDGenerator else { throw generatorError() }
+        var container = encoder.container(keyedBy: StateKey.self)
+        try container.encode(countErrors, forKey: .countErrors)
+        try container.encode(countStarts, forKey: .countStarts)
+        try container.encode(accumPauseTime, forKey: .accumPauseTime)
+        try container.encode(accumSeekTime, forKey: .accumSeekTime)
+        try container.encode(accumBufferTime, forKey: .accumBufferTime)
+        try container.encode(lastBufferBeginInPauseBlock, forKey: .lastBufferBeginInPauseBlock)
+        try container.encode(lastBufferBeginInSeekBlock, forKey: .lastBufferBeginInSeekBlock)
+        try container.encodeIfPresent(streamID, forKey: .streamID)
+        try container.encodeIfPresent(playbackID, forKey: .playbackID)
+        try container.encode(lastAcceptedTimestamp, forKey: .lastAcceptedTimestamp)
+        try container.encode(generator, forKey: .idGenerator)
+    }
+
+    /// Restores what ``encodeState(to:)`` wrote; the hub's generator must be a
+    /// ``SequentialIDGenerator``, which the saved one replaces.
+    public func decodeState(from decoder: any Decoder) throws {
+        guard idGenerator is SequentialIDGenerator else { throw generatorError() }
+        let container = try decoder.container(keyedBy: StateKey.self)
+        countErrors = try container.decode(Int64.self, forKey: .countErrors)
+        countStarts = try container.decode(Int64.self, forKey: .countStarts)
+        accumPauseTime = try container.decode(Int64.self, forKey: .accumPauseTime)
+        accumSeekTime = try container.decode(Int64.self, forKey: .accumSeekTime)
+        accumBufferTime = try container.decode(Int64.self, forKey: .accumBufferTime)
+        lastBufferBeginInPauseBlock = try container.decode(Bool.self, forKey: .lastBufferBeginInPauseBlock)
+        lastBufferBeginInSeekBlock = try container.decode(Bool.self, forKey: .lastBufferBeginInSeekBlock)
+        streamID = try container.decodeIfPresent(String.self, forKey: .streamID)
+        playbackID = try container.decodeIfPresent(String.self, forKey: .playbackID)
+        lastAcceptedTimestamp = try container.decode(Timestamp.self, forKey: .lastAcceptedTimestamp)
+        idGenerator = try container.decode(SequentialIDGenerator.self, forKey: .idGenerator)
+    }
+
+    private func generatorError() -> ComponentStateError {
+        let name = String(describing: type(of: idGenerator))
+        return ComponentStateError(
+            component: name,
+            message: "the id generator \(name) of the hub HubCore cannot keep its state for --state: use "
+                + "SequentialIDGenerator, or a hub that implements encodeState(to:) and decodeState(from:) "
+                + "(docs/library.md, \"Nightly runs\")")
     }
 }

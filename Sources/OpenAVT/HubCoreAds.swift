@@ -37,6 +37,24 @@ public final class HubCoreAds: Hub {
         core.endOfService()
     }
 
+    private enum StateKey: String, CodingKey {
+        case countAds, core
+    }
+
+    /// Writes `countAds` and the ``HubCore``'s state (``HubCore/encodeState(to:)``).
+    public func encodeState(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StateKey.self)
+        try container.encode(countAds, forKey: .countAds)
+        try core.encodeState(to: container.superEncoder(forKey: .core))
+    }
+
+    /// Restores what ``encodeState(to:)`` wrote.
+    public func decodeState(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: StateKey.self)
+        countAds = try container.decode(Int64.self, forKey: .countAds)
+        try core.decodeState(from: container.superDecoder(forKey: .core))
+    }
+
     public func process(_ event: consuming Event, from tracker: TrackerID, in instrument: Instrument) -> Event? {
         var event = event
         return process(inPlace: &event, from: tracker, in: instrument) ? event : nil

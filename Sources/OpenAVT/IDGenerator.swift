@@ -19,7 +19,9 @@ public enum IDKind: String, Hashable, Sendable {
 /// Ids that OpenAVT draws at random are derived instead, so that replaying the same logs
 /// always gives the same ids. Replay scopes them with the time of the instrument's first
 /// record, so that an instrument that comes back after the idle gap (a new life) gets new ids.
-public struct SequentialIDGenerator: IDGenerator, Hashable, Sendable {
+///
+/// `Codable` as its scope and both counts, for the hubs' state (``HubCore/encodeState(to:)``).
+public struct SequentialIDGenerator: IDGenerator, Hashable, Sendable, Codable {
     /// Put between the instrument and the counter, if not `nil`.
     public var scope: String?
     /// How many stream ids were made.

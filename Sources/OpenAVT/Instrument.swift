@@ -217,3 +217,144 @@ public final class Instrument {
         if emitDepth > 0, let replaced { retired.append(replaced) }
     }
 }
+
+// MARK: - State
+
+extension Instrument {
+    private enum StateKey: String, CodingKey {
+        case nextTrackerID, clocks, hub, metricalc, backend, trackers
+    }
+
+    private enum ComponentKey: String, CodingKey {
+        case type, state
+    }
+
+    private enum TrackerKey: String, CodingKey {
+        case id, flags, type, state
+    }
+
+    /// Writes the instrument's state, so that ``decodeState(from:)`` can carry its open state
+    /// machines into another instrument (a nightly run's `--state`): its trackers' ids and
+    /// states (``TrackerState``), its time-since clocks, and each component's own state
+    /// (``Component/encodeState(to:)``, whose errors it throws as they are).
+    ///
+    /// The same state always gives the same bytes. Not kept: the components themselves, the
+    /// getters (trackers register them again in `instrumentReady`) and
+    /// ``keepsRejectedEvents``, which are how the instrument is made.
+    public func encodeState(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StateKey.self)
+        try container.encode(nextTrackerID, forKey: .nextTrackerID)
+        // The restart the next emit would make first, made on a copy: the same clocks, saved.
+        var clocks = clocks
+        if let restart = pendingRestart { clocks.restart(restart.key, at: restart.time) }
+        try container.encode(clocks, forKey: .clocks)
+        try Self.encode(hub, forKey: .hub, in: &container)
+        try Self.encode(metricalc, forKey: .metricalc, in: &container)
+        try Self.encode(backend, forKey: .backend, in: &container)
+        var entries = container.nestedUnkeyedContainer(forKey: .trackers)
+        for trackerID in trackerIDs {
+            guard let tracker = trackers[trackerID] else { continue }
+            var entry = entries.nestedContainer(keyedBy: TrackerKey.self)
+            try entry.encode(trackerID, forKey: .id)
+            try entry.encode(state(of: trackerID), forKey: .flags)
+            try entry.encode(Self.typeName(of: tracker), forKey: .type)
+            try tracker.encodeState(to: entry.superEncoder(forKey: .state))
+        }
+    }
+
+    /// Restores what ``encodeState(to:)`` wrote into an instrument made the same way: the same
+    /// types of components, the same trackers added with the same ids, and ``ready()`` called.
+    ///
+    /// Throws a `DecodingError` when the instrument is not made as the saved one was (before
+    /// changing anything), and the components' errors (``Component/decodeState(from:)``) as
+    /// they are; after an error, make a fresh instrument.
+    public func decodeState(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: StateKey.self)
+        // Everything is checked before anything changes.
+        var restores: [(component: any Component, decoder: any Decoder)] = []
+        try Self.check(backend, forKey: .backend, in: container, into: &restores)
+        try Self.check(metricalc, forKey: .metricalc, in: container, into: &restores)
+        try Self.check(hub, forKey: .hub, in: container, into: &restores)
+        var entries = try container.nestedUnkeyedContainer(forKey: .trackers)
+        var savedIDs: [TrackerID] = []
+        var flags: [TrackerState] = []
+        while !entries.isAtEnd {
+            let entry = try entries.nestedContainer(keyedBy: TrackerKey.self)
+            let trackerID = try entry.decode(TrackerID.self, forKey: .id)
+            savedIDs.append(trackerID)
+            flags.append(try entry.decode(TrackerState.self, forKey: .flags))
+            guard let tracker = trackers[trackerID] else { continue }
+            let type = try entry.decode(String.self, forKey: .type)
+            guard type == Self.typeName(of: tracker) else {
+                throw Self.mismatch(
+                    "the state's tracker \(trackerID) is a \(type), this instrument's a \(Self.typeName(of: tracker))",
+                    at: entry.codingPath)
+            }
+            restores.append((tracker, try entry.superDecoder(forKey: .state)))
+        }
+        guard savedIDs == trackerIDs else {
+            throw Self.mismatch(
+                "the state was saved from an instrument with the trackers \(savedIDs), this one has \(trackerIDs)",
+                at: entries.codingPath)
+        }
+        let nextTrackerID = try container.decode(TrackerID.self, forKey: .nextTrackerID)
+        guard nextTrackerID > (trackerIDs.last ?? -1) else {
+            throw Self.mismatch(
+                "the next tracker id \(nextTrackerID) is taken", at: container.codingPath + [StateKey.nextTrackerID])
+        }
+        let clocks = try container.decode(TimeSinceClocks.self, forKey: .clocks)
+
+        self.nextTrackerID = nextTrackerID
+        self.clocks = clocks
+        pendingRestart = nil
+        for (trackerID, state) in zip(trackerIDs, flags) {
+            states[trackerID] = state
+        }
+        for restore in restores {
+            try restore.component.decodeState(from: restore.decoder)
+        }
+    }
+
+    private static func encode(
+        _ component: (any Component)?, forKey key: StateKey, in container: inout KeyedEncodingContainer<StateKey>
+    ) throws {
+        guard let component else { return }
+        var nested = container.nestedContainer(keyedBy: ComponentKey.self, forKey: key)
+        try nested.encode(typeName(of: component), forKey: .type)
+        try component.encodeState(to: nested.superEncoder(forKey: .state))
+    }
+
+    /// Checks that the state has a component of the same type under `key` as the instrument
+    /// (or neither has one), and adds the component and the decoder of its state to `restores`.
+    private static func check(
+        _ component: (any Component)?, forKey key: StateKey, in container: KeyedDecodingContainer<StateKey>,
+        into restores: inout [(component: any Component, decoder: any Decoder)]
+    ) throws {
+        let path = container.codingPath + [key]
+        guard let component else {
+            guard !container.contains(key) else {
+                throw mismatch("the state has a \(key.rawValue), this instrument has none", at: path)
+            }
+            return
+        }
+        guard container.contains(key) else {
+            throw mismatch("the state has no \(key.rawValue), this instrument has \(typeName(of: component))", at: path)
+        }
+        let nested = try container.nestedContainer(keyedBy: ComponentKey.self, forKey: key)
+        let type = try nested.decode(String.self, forKey: .type)
+        guard type == typeName(of: component) else {
+            throw mismatch(
+                "the state's \(key.rawValue) is a \(type), this instrument's a \(typeName(of: component))", at: path)
+        }
+        restores.append((component, try nested.superDecoder(forKey: .state)))
+    }
+
+    private static func typeName(of component: any Component) -> String {
+        String(describing: type(of: component))
+    }
+
+    private static func mismatch(_ description: String, at path: [any CodingKey]) -> DecodingError {
+        .dataCorrupted(
+            .init(codingPath: path, debugDescription: description + ": restore into an instrument made the same way"))
+    }
+}

@@ -10,6 +10,12 @@ public final class MetricalcCore: Metricalc {
     /// Creates the metricalc.
     public init() {}
 
+    /// Writes nothing: the metricalc keeps nothing between events.
+    public func encodeState(to encoder: any Encoder) throws {}
+
+    /// Reads nothing (``encodeState(to:)``).
+    public func decodeState(from decoder: any Decoder) throws {}
+
     public func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
         var metrics: [Metric] = []
         switch event.action.standard {

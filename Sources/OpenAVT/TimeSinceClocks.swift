@@ -148,3 +148,56 @@ struct TimeSinceClocks: @unchecked Sendable {
         }
     }
 }
+
+/// A table as an instrument's state keeps it (``Instrument/encodeState(to:)``): in the
+/// layout's order, each clock's attribute and the time it last restarted, and the reference.
+/// OpenAVT's clocks that have not started are left out (most of them, most of the time): every
+/// table has them, in the same order, ahead of the others.
+extension TimeSinceClocks: Codable {
+    private enum StateKey: String, CodingKey {
+        case clocks, reference
+    }
+
+    private struct Clock: Codable, Equatable {
+        var attribute: AttributeKey
+        /// `nil` for a clock not started (kept only past OpenAVT's).
+        var time: Timestamp?
+    }
+
+    /// The clocks as saved.
+    private var savedClocks: [Clock] {
+        guard let times else { return [] }
+        let keys = times.layout.keys
+        let openAVTCount = Self.openAVTLayout?.keys.count ?? 0
+        return keys.indices.compactMap { position in
+            let time = times[position]
+            if time != Self.removed { return Clock(attribute: keys[position], time: time) }
+            return position < openAVTCount ? nil : Clock(attribute: keys[position], time: nil)
+        }
+    }
+
+    /// OpenAVT's table with the saved clocks started in their order: the saved layout, which
+    /// the saved clocks, saved again, check.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: StateKey.self)
+        let saved = try container.decode([Clock].self, forKey: .clocks)
+        var clocks = TimeSinceClocks.openAVT()
+        for clock in saved {
+            clocks.restart(clock.attribute, at: clock.time ?? Self.removed)
+        }
+        guard clocks.savedClocks == saved else {
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: container.codingPath + [StateKey.clocks],
+                    debugDescription: "the time-since clocks are not in the order of an instrument's, each once"))
+        }
+        clocks.reference = try container.decode(Timestamp.self, forKey: .reference)
+        self = clocks
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StateKey.self)
+        try container.encode(savedClocks, forKey: .clocks)
+        try container.encode(reference, forKey: .reference)
+    }
+}

@@ -3,8 +3,9 @@ import EventModel
 /// The flags a hub keeps for one tracker (OpenAVT's `OAVTState`).
 ///
 /// The instrument owns one state per tracker; hubs read and change it through
-/// ``Instrument/state(of:)`` and ``Instrument/setState(_:of:)``.
-public struct TrackerState: Hashable, Sendable {
+/// ``Instrument/state(of:)`` and ``Instrument/setState(_:of:)``. `Codable` for the
+/// instrument's state (``Instrument/encodeState(to:)``).
+public struct TrackerState: Hashable, Sendable, Codable {
     public var didMediaRequest = false
     public var didPlayerSet = false
     public var didStreamLoad = false

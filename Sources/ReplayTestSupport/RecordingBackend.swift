@@ -19,6 +19,12 @@ public final class RecordingBackend: Backend {
         metrics.append(metric)
     }
 
+    /// Writes nothing: what it received is output, not state, and a restored backend records
+    /// what it receives from then on.
+    public func encodeState(to encoder: any Encoder) throws {}
+
+    public func decodeState(from decoder: any Decoder) throws {}
+
     /// The last event received since the previous call, or `nil` if none arrived.
     public func takeLastEvent() -> Event? {
         defer { unreadEvent = nil }

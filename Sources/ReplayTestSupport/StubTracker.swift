@@ -24,4 +24,18 @@ public final class StubTracker: Tracker {
         instrument.registerGetter(.isAdsTracker, for: trackerID) { .bool(isAds) }
         instrument.registerGetter(.position, for: trackerID) { [unowned self] in self.position.map { .int($0) } }
     }
+
+    private enum StateKey: String, CodingKey {
+        case position
+    }
+
+    /// Writes ``position``; whether it is an ads tracker is how it was made.
+    public func encodeState(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: StateKey.self)
+        try container.encodeIfPresent(position, forKey: .position)
+    }
+
+    public func decodeState(from decoder: any Decoder) throws {
+        position = try decoder.container(keyedBy: StateKey.self).decodeIfPresent(Int64.self, forKey: .position)
+    }
 }
