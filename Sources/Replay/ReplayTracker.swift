@@ -25,6 +25,16 @@ public final class ReplayTracker: Tracker {
     /// The attributes of the latest loaded record.
     public var latest: Attributes { suppliedAttributes.all }
 
+    /// Keeps the attributes of the latest loaded record: a hub may read them when another
+    /// tracker emits (``HubCoreAds`` reads the content tracker's `position`).
+    public func encodeState(to encoder: any Encoder) throws {
+        try SortedAttributes(suppliedAttributes.all).encode(to: encoder)
+    }
+
+    public func decodeState(from decoder: any Decoder) throws {
+        suppliedAttributes = SuppliedAttributes(PackedAttributes(try SortedAttributes(from: decoder).attributes))
+    }
+
     /// Makes a record's attributes the ones the tracker supplies.
     package func load(_ attributes: PackedAttributes) {
         suppliedAttributes = SuppliedAttributes(attributes)
@@ -45,4 +55,7 @@ public final class SilentBackend: Backend {
     public init() {}
     public func send(_ event: Event) {}
     public func send(_ metric: Metric) {}
+    /// Keeps nothing.
+    public func encodeState(to encoder: any Encoder) throws {}
+    public func decodeState(from decoder: any Decoder) throws {}
 }

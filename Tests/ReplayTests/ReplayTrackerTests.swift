@@ -1,4 +1,5 @@
 import EventModel
+import Foundation
 import OpenAVT
 import Replay
 import Testing
@@ -14,6 +15,27 @@ struct ReplayTrackerTests {
             tracker.load(PackedAttributes(attributes))
         }
         return (instrument, tracker)
+    }
+
+    /// Saved for `--state` and restored into a new tracker, it supplies the same attributes,
+    /// written the same way every time.
+    @Test func itsStateIsTheLatestRecordsAttributes() throws {
+        struct Saved: Encodable {
+            let tracker: ReplayTracker
+            func encode(to encoder: any Encoder) throws { try tracker.encodeState(to: encoder) }
+        }
+        struct Restored: Decodable {
+            let tracker = ReplayTracker()
+            init(from decoder: any Decoder) throws { try tracker.decodeState(from: decoder) }
+        }
+        let (_, tracker) = loaded([["position": 12.5, "title": "A", "isLive": false], ["title": "B", "count": 3]])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let bytes = try encoder.encode(Saved(tracker: tracker))
+        #expect(String(decoding: bytes, as: UTF8.self) == #"[["count",{"i":3}],["title",{"s":"B"}]]"#)
+        let restored = try JSONDecoder().decode(Restored.self, from: bytes).tracker
+        #expect(restored.latest == tracker.latest)
+        #expect(try encoder.encode(Saved(tracker: restored)) == bytes)
     }
 
     @Test func gettersAnswerTheLatestRecordsValuesOnly() {
