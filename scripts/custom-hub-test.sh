@@ -3,7 +3,8 @@
 # team's package would, and makes its own replay command (custom-replay: a hub that counts
 # quality changes, a metricalc that adds TimeBetweenQualityChanges); replays samples/ with it
 # and with avt-replay, and checks the custom attribute and metric and that every other output
-# is avt-replay's (scripts/custom-hub-check.py).
+# is avt-replay's (scripts/custom-hub-check.py); then runs it night by night with --state, and
+# legacy-replay, whose metricalc cannot keep its state (scripts/custom-hub-nights.py).
 #
 # The version comes from a git repository of this working tree's files (tracked and untracked,
 # not ignored), committed and tagged with the version in Sources/ReplayApp/Version.swift, in
@@ -56,3 +57,5 @@ options=(--quiet --trace --trace-rejected --vp-duration open:complete --metrics 
 "$custom" "${options[@]}" --out "$work/custom" samples/*.jsonl.gz
 "$custom" --help > "$work/help.txt"
 python3 scripts/custom-hub-check.py "$work/standard" "$work/custom" "$work/help.txt"
+legacy="$(swift build --package-path samples/custom-hub --show-bin-path)/legacy-replay"
+python3 scripts/custom-hub-nights.py "$custom" "$legacy" "$work/custom" "$work"

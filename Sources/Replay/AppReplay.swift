@@ -157,3 +157,27 @@ struct AppReplay {
     /// The time of the earliest open row's first event.
     var earliestOpenRow: Timestamp? { sessions.earliestOpenRow }
 }
+
+extension AppReplay {
+    /// Keys of the replay's state: Tentacles' session manager (`m`), the rows being built
+    /// (`r`) and the time of the app's last record (`l`). The middlewares are the options'.
+    private enum CodingKeys: String, CodingKey {
+        case manager = "m", sessions = "r", lastRecord = "l"
+    }
+
+    func encodeState(to encoder: any Encoder) throws {
+        var state = encoder.container(keyedBy: CodingKeys.self)
+        try state.encode(manager, forKey: .manager)
+        try sessions.encodeState(to: state.superEncoder(forKey: .sessions))
+        try state.encodeIfPresent(lastRecord, forKey: .lastRecord)
+    }
+
+    /// A replay as a state file kept it.
+    init(restoring decoder: any Decoder, options: SharedReplayOptions) throws {
+        let state = try decoder.container(keyedBy: CodingKeys.self)
+        manager = try state.decode(SessionManager.self, forKey: .manager)
+        sessions = try VPSessionRecorder(fromState: state.superDecoder(forKey: .sessions))
+        lastRecord = try state.decodeIfPresent(Timestamp.self, forKey: .lastRecord)
+        sharedOptions = options
+    }
+}

@@ -49,12 +49,6 @@ package struct EventTimeMerge {
     /// The unfinished inputs by clock, as it was when their entry was made; an outdated entry
     /// is made again when it comes first.
     private var clockOrder = Heap<InputClock>()
-    /// Whether the records of the reorder window stay in when every input has ended (a run
-    /// that leaves them to the next one, ``takeWaiting()``): the low water is then the latest
-    /// clock less ``maxLateness``.
-    package var keepsWindowAtEnd = false
-    /// The latest time added.
-    private var latestClock: Timestamp?
     /// How many records wait.
     package private(set) var waiting = 0
     /// The time of the latest record out.
@@ -123,7 +117,6 @@ package struct EventTimeMerge {
             stragglers.insert(entry)
         } else {
             clocks[input] = timestamp
-            if latestClock.map({ timestamp > $0 }) ?? true { latestClock = timestamp }
             lastQueued[input] = order
             if hasHead[input] {
                 queues[input].append(entry)
@@ -155,8 +148,7 @@ package struct EventTimeMerge {
         guard waiting > 0 else { return nil }
         let lowWater: Timestamp?
         if unfinished == 0 {
-            lowWater =
-                keepsWindowAtEnd ? latestClock.map { Timestamp(milliseconds: $0.milliseconds &- maxLateness) } : nil
+            lowWater = nil
         } else {
             guard let input = inputToRead(), let clock = clocks[input] else { return nil }
             lowWater = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
@@ -225,24 +217,6 @@ package struct EventTimeMerge {
         swap(&taken, &slots[Int(slot)])
         freeSlots.append(slot)
         return taken
-    }
-
-    /// Every record still waiting, in order, leaving none: what a run that ends with the
-    /// input still open keeps for the next one.
-    package mutating func takeWaiting() -> [(record: Record, position: SourcePosition)] {
-        var all: [Waiting] = []
-        all.reserveCapacity(waiting)
-        if let head = leader.take() { heads.insert(head) }
-        while let head = heads.popMin() {
-            all.append(head)
-            while let following = queues[Int(head.input)].popFirst() { all.append(following) }
-        }
-        while let straggler = stragglers.popMin() { all.append(straggler) }
-        hasHead = Array(repeating: false, count: hasHead.count)
-        lastQueued = Array(repeating: nil, count: lastQueued.count)
-        all.sort()
-        waiting = 0
-        return all.compactMap { take($0.slot) }
     }
 
     /// Sets the time of the latest record out, as an earlier run left it.

@@ -117,3 +117,29 @@ struct InstrumentReplay {
         return origin
     }
 }
+
+extension InstrumentReplay {
+    /// Keys of the replay's state: how many trackers it added (`t`), the instrument with its
+    /// components (`i`, ``Instrument/encodeState(to:)``), and the rows being built (`p`).
+    private enum CodingKeys: String, CodingKey {
+        case trackers = "t", instrument = "i", playbacks = "p"
+    }
+
+    func encodeState(to encoder: any Encoder) throws {
+        var state = encoder.container(keyedBy: CodingKeys.self)
+        try state.encode(trackers.count, forKey: .trackers)
+        try instrument.encodeState(to: state.superEncoder(forKey: .instrument))
+        try playbacks.encodeState(to: state.superEncoder(forKey: .playbacks))
+    }
+
+    /// A replay as a state file kept it: an instrument made with the components of `options`,
+    /// given the same trackers, made ready, then given its state.
+    init(restoring decoder: any Decoder, id: String, scope: String, options: ReplayOptions) throws {
+        self.init(id: id, scope: scope, options: options)
+        let state = try decoder.container(keyedBy: CodingKeys.self)
+        let trackerCount = try state.decode(Int.self, forKey: .trackers)
+        if trackerCount > 0 { addTrackers(upTo: trackerCount - 1) }
+        try instrument.decodeState(from: state.superDecoder(forKey: .instrument))
+        try playbacks.decodeState(from: state.superDecoder(forKey: .playbacks))
+    }
+}

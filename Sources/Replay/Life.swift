@@ -15,8 +15,7 @@ struct LifeOutputs {
 /// records as they come, from its first record until it is forgotten after the idle gap or
 /// the input ends.
 ///
-/// A life holds no records (but with ``ReplayOptions/keepsRecords``, for `--state`): its
-/// state machines, the rows they are building (only the open ones: a row made final is handed
+/// A life holds no records but those waiting for its next burst: its state machines, the rows they are building (only the open ones: a row made final is handed
 /// over at the record that made it so, see ``takeFinalRows(into:)``), the outputs not handed
 /// over yet, and with `--group-by` its open rows' metrics aggregated by bucket.
 ///
@@ -42,11 +41,7 @@ class Life {
     private var rowAggregates: [Int: [MetricAggregates.Key: MetricAggregates.Aggregate]] = [:]
     /// How many of ``outputs``' points are in ``rowAggregates`` already.
     private var aggregatedPoints = 0
-    /// The records replayed, with ``ReplayOptions/keepsRecords``.
-    private(set) var records: [(record: Record, position: SourcePosition)] = []
-    /// ``ReplayOptions/keepsRecords``, and whether `--group-by` is given: read for every
-    /// record, apart from the options.
-    private let keepsRecords: Bool
+    /// Whether `--group-by` is given: read for every burst, apart from the options.
     private let groupsRows: Bool
     fileprivate let options: SharedReplayOptions
 
@@ -70,7 +65,6 @@ class Life {
         self.first = first
         self.latest = first
         self.options = options
-        keepsRecords = options.options.keepsRecords
         groupsRows = !options.options.groupBy.keys.isEmpty
     }
 
@@ -90,6 +84,9 @@ class Life {
         _ closing: SessionReport.Closing, into report: inout SessionReport
     ) -> [(row: Int, group: [String])] { [] }
 
+    /// Writes the state of the life's state machines (its system's replay).
+    fileprivate func encodeReplay(to encoder: any Encoder) throws {}
+
     /// How many rows are still open, once the waiting records are replayed.
     var openRowCount: Int {
         replayWaiting()
@@ -97,6 +94,14 @@ class Life {
     }
 
     fileprivate func countOpenRows() -> Int { 0 }
+
+    /// The time of the earliest open row's first record, once the waiting records are replayed.
+    var earliestOpenRow: Timestamp? {
+        replayWaiting()
+        return earliestOpenRowStart()
+    }
+
+    fileprivate func earliestOpenRowStart() -> Timestamp? { nil }
 
     /// Whether a record may make rows final: an OpenAVT `End`, `Stop` or `Next`, a
     /// value-proposition `complete` or `cancel`, an app lifecycle event, any Marconi record.
@@ -116,45 +121,12 @@ class Life {
     /// How many outputs wait to be handed over, as of the last burst.
     private var outputCount = 0
 
-    /// How many trace lines wait to be handed over, once the waiting records are replayed.
-    var pendingTrace: Int {
-        replayWaiting()
-        return outputs.trace.count
-    }
-
-    /// How many points wait to be handed over, once the waiting records are replayed.
-    var pendingPoints: Int {
-        replayWaiting()
-        return outputs.points.count
-    }
-
-    /// Keeps only the last `trace` trace lines and `points` points pending, as if the others
-    /// had been handed over, and forgets the rows made final (a life rebuilt from a state file:
-    /// an earlier run wrote them).
-    func keepOutputs(trace: Int, points: Int) {
-        replayWaiting()
-        var written = SessionReport(key: key, closing: nil)
-        for (row, _) in moveFinalRows(into: &written) { rowAggregates[row] = nil }
-        let handedOver = outputs.points.count - min(points, outputs.points.count)
-        outputs.points.removeFirst(handedOver)
-        outputs.trace.removeFirst(outputs.trace.count - min(trace, outputs.trace.count))
-        aggregatedPoints = outputs.points.count
-        outputCount = outputs.count
-    }
-
     /// Takes one record of the life, no earlier than ``latest``, to be replayed with the
     /// others that wait when the life next hands its outputs over.
-    func take(_ record: consuming Record, at position: SourcePosition) {
+    func take(_ record: consuming Record) {
         latest = max(latest, record.timestamp)
         waitingCount += 1
-        if keepsRecords { records.append((copy record, position)) }
         wait(record)
-    }
-
-    /// Replays one record of the life now, no earlier than ``latest``.
-    func replay(_ record: consuming Record, at position: SourcePosition) {
-        take(record, at: position)
-        replayWaiting()
     }
 
     /// Replays the records that wait, in the order they came; an active life keeps the
@@ -252,6 +224,20 @@ final class InstrumentLife: Life {
         super.init(key: key, first: first, options: options)
     }
 
+    fileprivate init(
+        restoring decoder: any Decoder, key: SessionKey, first: Timestamp, options: SharedReplayOptions,
+        actionCodes: ActionCodes
+    ) throws {
+        replay = try InstrumentReplay(
+            restoring: decoder, id: key.id, scope: String(first.milliseconds), options: options.options)
+        self.actionCodes = actionCodes
+        super.init(key: key, first: first, options: options)
+    }
+
+    override fileprivate func encodeReplay(to encoder: any Encoder) throws {
+        try replay.encodeState(to: encoder)
+    }
+
     override fileprivate func wait(_ record: consuming Record) {
         guard case .avt(let record) = consume record else { return }
         waiting.append(record, codes: actionCodes)
@@ -269,6 +255,8 @@ final class InstrumentLife: Life {
     }
 
     override fileprivate func countOpenRows() -> Int { replay.openRows.count }
+
+    override fileprivate func earliestOpenRowStart() -> Timestamp? { replay.earliestOpenRow }
 
     override fileprivate func endRows(
         _ closing: SessionReport.Closing, into report: inout SessionReport
@@ -294,6 +282,17 @@ final class AppLife: Life {
         super.init(key: key, first: first, options: options)
     }
 
+    fileprivate init(restoring decoder: any Decoder, key: SessionKey, first: Timestamp, options: SharedReplayOptions)
+        throws
+    {
+        replay = try AppReplay(restoring: decoder, options: options)
+        super.init(key: key, first: first, options: options)
+    }
+
+    override fileprivate func encodeReplay(to encoder: any Encoder) throws {
+        try replay.encodeState(to: encoder)
+    }
+
     override fileprivate func wait(_ record: consuming Record) {
         waiting.append(record)
     }
@@ -310,6 +309,8 @@ final class AppLife: Life {
     }
 
     override fileprivate func countOpenRows() -> Int { replay.openRows().count }
+
+    override fileprivate func earliestOpenRowStart() -> Timestamp? { replay.earliestOpenRow }
 
     override fileprivate func endRows(
         _ closing: SessionReport.Closing, into report: inout SessionReport
@@ -334,6 +335,17 @@ final class PlayerLife: Life {
         super.init(key: key, first: first, options: options)
     }
 
+    fileprivate init(restoring decoder: any Decoder, key: SessionKey, first: Timestamp, options: SharedReplayOptions)
+        throws
+    {
+        replay = try PlayerReplay(restoring: decoder, options: options.options)
+        super.init(key: key, first: first, options: options)
+    }
+
+    override fileprivate func encodeReplay(to encoder: any Encoder) throws {
+        try replay.encodeState(to: encoder)
+    }
+
     override fileprivate func wait(_ record: consuming Record) {
         guard case .marconi(let record) = consume record else { return }
         waiting.append(record)
@@ -351,6 +363,8 @@ final class PlayerLife: Life {
 
     override fileprivate func countOpenRows() -> Int { replay.earliestOpenRow == nil ? 0 : 1 }
 
+    override fileprivate func earliestOpenRowStart() -> Timestamp? { replay.earliestOpenRow }
+
     override fileprivate func endRows(
         _ closing: SessionReport.Closing, into report: inout SessionReport
     ) -> [(row: Int, group: [String])] {
@@ -358,5 +372,96 @@ final class PlayerLife: Life {
         report.marconiItems += rows.map(\.summary)
         report.points += points
         return rows.map { ($0.row, options.options.groupBy.values(of: $0.summary)) }
+    }
+}
+
+// MARK: State
+
+extension Life {
+    /// Keys of a life's state: its key (`k` system, `i` id), its first and latest records' times
+    /// (`f`, `l`), its system's state machines (`s`) and, with `--group-by`, its open rows'
+    /// aggregates (`g`). What it had pending was handed over before (``ReplayEngine/handOverPending(_:)``).
+    private enum StateKeys: String, CodingKey {
+        case system = "k", id = "i", first = "f", latest = "l", replay = "s", aggregates = "g"
+    }
+
+    /// Writes the life's state: its state machines and the rows they are building, never its records.
+    func encodeState(to encoder: any Encoder) throws {
+        var state = encoder.container(keyedBy: StateKeys.self)
+        try state.encode(key.system, forKey: .system)
+        try state.encode(key.id, forKey: .id)
+        try state.encode(first, forKey: .first)
+        try state.encode(latest, forKey: .latest)
+        try encodeReplay(to: state.superEncoder(forKey: .replay))
+        if !rowAggregates.isEmpty { try state.encode(SavedRowAggregates(rowAggregates), forKey: .aggregates) }
+    }
+
+    /// A life as ``encodeState(to:)`` wrote it, its state machines made with the options'
+    /// components and given their state.
+    static func restoring(
+        from decoder: any Decoder, options: SharedReplayOptions, actionCodes: ActionCodes
+    ) throws -> Life {
+        let state = try decoder.container(keyedBy: StateKeys.self)
+        let key = SessionKey(
+            system: try state.decode(MetricSystem.self, forKey: .system), id: try state.decode(String.self, forKey: .id)
+        )
+        let first = try state.decode(Timestamp.self, forKey: .first)
+        let replay = try state.superDecoder(forKey: .replay)
+        let life: Life =
+            switch key.system {
+            case .openavt:
+                try InstrumentLife(
+                    restoring: replay, key: key, first: first, options: options, actionCodes: actionCodes)
+            case .vp: try AppLife(restoring: replay, key: key, first: first, options: options)
+            case .marconi: try PlayerLife(restoring: replay, key: key, first: first, options: options)
+            }
+        life.latest = try state.decode(Timestamp.self, forKey: .latest)
+        life.rowAggregates = try state.decodeIfPresent(SavedRowAggregates.self, forKey: .aggregates)?.aggregates ?? [:]
+        return life
+    }
+}
+
+/// Open rows' aggregates as a state file keeps them: `[[row, [[bucket, system, name, aggregate], …]], …]`,
+/// rows and keys in order.
+private struct SavedRowAggregates: Codable {
+    var aggregates: [Int: [MetricAggregates.Key: MetricAggregates.Aggregate]]
+
+    init(_ aggregates: [Int: [MetricAggregates.Key: MetricAggregates.Aggregate]]) {
+        self.aggregates = aggregates
+    }
+
+    init(from decoder: any Decoder) throws {
+        aggregates = [:]
+        var rows = try decoder.unkeyedContainer()
+        while !rows.isAtEnd {
+            var row = try rows.nestedUnkeyedContainer()
+            let number = try row.decode(Int.self)
+            var keys = try row.nestedUnkeyedContainer()
+            var byKey: [MetricAggregates.Key: MetricAggregates.Aggregate] = [:]
+            while !keys.isAtEnd {
+                var entry = try keys.nestedUnkeyedContainer()
+                let key = MetricAggregates.Key(
+                    bucket: try entry.decode(Timestamp.self), system: try entry.decode(MetricSystem.self),
+                    name: try entry.decode(String.self))
+                byKey[key] = try entry.decode(MetricAggregates.Aggregate.self)
+            }
+            aggregates[number] = byKey
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var rows = encoder.unkeyedContainer()
+        for (number, byKey) in aggregates.sorted(by: { $0.key < $1.key }) {
+            var row = rows.nestedUnkeyedContainer()
+            try row.encode(number)
+            var keys = row.nestedUnkeyedContainer()
+            for (key, aggregate) in byKey.sorted(by: { $0.key < $1.key }) {
+                var entry = keys.nestedUnkeyedContainer()
+                try entry.encode(key.bucket)
+                try entry.encode(key.system)
+                try entry.encode(key.name)
+                try entry.encode(aggregate)
+            }
+        }
     }
 }

@@ -7,7 +7,7 @@ import OpenAVT
 ///
 /// Systems hash, compare and order by their place among the cases: a raw-value enum otherwise
 /// hashes and compares its raw value's string.
-public enum MetricSystem: String, Hashable, Comparable, Sendable, CaseIterable {
+public enum MetricSystem: String, Hashable, Comparable, Sendable, CaseIterable, Codable {
     case openavt
     case vp
     case marconi

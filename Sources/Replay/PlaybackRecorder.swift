@@ -244,3 +244,70 @@ extension PlaybackSummary {
         return bitrate
     }
 }
+
+extension PlaybackRecorder {
+    /// Keys of the recorder's state: the open rows (`o`: `[row, summary, bitrate, started]`
+    /// each), the next row's number (`n`), the hub's counters as last seen (`c`: pause, seek,
+    /// buffer, errors, ads) and each tracker's pending request (`r`, by tracker id). The rows
+    /// made final were handed over before a state is saved; the instrument and the `--group-by`
+    /// attributes are the replay's options.
+    private enum CodingKeys: String, CodingKey {
+        case open = "o", nextRow = "n", counters = "c", requests = "r"
+    }
+
+    private struct SavedRow: Codable {
+        var row: Int
+        var summary: PlaybackSummary
+        var bitrate: Int64?
+        var started: Timestamp?
+
+        init(_ open: OpenRow) {
+            (row, summary, bitrate, started) = (open.row, open.summary, open.progress.bitrate, open.progress.started)
+        }
+
+        init(from decoder: any Decoder) throws {
+            var fields = try decoder.unkeyedContainer()
+            row = try fields.decode(Int.self)
+            summary = try fields.decode(PlaybackSummary.self)
+            bitrate = try fields.decode(Int64?.self)
+            started = try fields.decode(Timestamp?.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var fields = encoder.unkeyedContainer()
+            try fields.encode(row)
+            try fields.encode(summary)
+            try fields.encode(bitrate)
+            try fields.encode(started)
+        }
+    }
+
+    func encodeState(to encoder: any Encoder) throws {
+        var state = encoder.container(keyedBy: CodingKeys.self)
+        if !open.isEmpty { try state.encode(open.map(SavedRow.init), forKey: .open) }
+        try state.encode(nextRow, forKey: .nextRow)
+        let counters = [previous.pause, previous.seek, previous.buffer, previous.errors, previous.ads]
+        if counters.contains(where: { $0 != 0 }) { try state.encode(counters, forKey: .counters) }
+        if pendingRequests.contains(where: { $0 != nil }) { try state.encode(pendingRequests, forKey: .requests) }
+    }
+
+    /// Restores the state ``encodeState(to:)`` wrote into a recorder just made.
+    mutating func decodeState(from decoder: any Decoder) throws {
+        let state = try decoder.container(keyedBy: CodingKeys.self)
+        open = (try state.decodeIfPresent([SavedRow].self, forKey: .open) ?? []).map {
+            OpenRow(row: $0.row, summary: $0.summary, progress: Progress(bitrate: $0.bitrate, started: $0.started))
+        }
+        nextRow = try state.decode(Int.self, forKey: .nextRow)
+        if let counters = try state.decodeIfPresent([Int64].self, forKey: .counters) {
+            guard counters.count == 5 else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .counters, in: state, debugDescription: "five counters expected")
+            }
+            previous = HubCounters(
+                pause: counters[0], seek: counters[1], buffer: counters[2], errors: counters[3], ads: counters[4])
+        }
+        pendingRequests = try state.decodeIfPresent([Timestamp?].self, forKey: .requests) ?? []
+        lastPosition = nil
+        lastPlaybackID = nil
+    }
+}

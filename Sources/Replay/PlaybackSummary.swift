@@ -96,3 +96,96 @@ public struct PlaybackSummary: Hashable, Sendable {
         !didStart && errors > 0 && hasContentEvents
     }
 }
+
+extension PlaybackSummary: Codable {
+    /// Short keys (a `--state` file holds every open playback of a night); values still at
+    /// their default are left out.
+    private enum CodingKeys: String, CodingKey {
+        case instrument = "i", tracker = "t", playbackID = "p", streamID = "s", firstTimestamp = "f"
+        case lastTimestamp = "l", title = "ti", source = "so", didStart = "ds", startTime = "st"
+        case startup = "su", playTime = "pt", pauseTime = "pa", seekTime = "se", bufferTime = "bt"
+        case buffers = "b", rebuffers = "r", rebufferTime = "rt", errors = "e", ads = "a"
+        case qualityChanges = "q", endAction = "ea", hasContentEvents = "c", timedOut = "to"
+        case initialBitrate = "ib", bitrateTime = "brt", bitMilliseconds = "bm", upscaleTime = "up"
+        case downscaleTime = "dn", initialErrors = "ie", midstreamErrors = "me", groupAttributes = "g"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            instrument: try row.decode(String.self, forKey: .instrument),
+            tracker: try row.decode(TrackerID.self, forKey: .tracker),
+            playbackID: try row.decode(String.self, forKey: .playbackID),
+            firstTimestamp: try row.decode(Timestamp.self, forKey: .firstTimestamp))
+        streamID = try row.decodeIfPresent(String.self, forKey: .streamID)
+        lastTimestamp = try row.decode(Timestamp.self, forKey: .lastTimestamp)
+        title = try row.decodeIfPresent(String.self, forKey: .title)
+        source = try row.decodeIfPresent(String.self, forKey: .source)
+        didStart = try row.decode(Bool.self, orFalseFor: .didStart)
+        startTime = try row.decodeIfPresent(Int64.self, forKey: .startTime)
+        startup = try row.decodeIfPresent(Int64.self, forKey: .startup)
+        playTime = try row.decode(Int64.self, orZeroFor: .playTime)
+        pauseTime = try row.decode(Int64.self, orZeroFor: .pauseTime)
+        seekTime = try row.decode(Int64.self, orZeroFor: .seekTime)
+        bufferTime = try row.decode(Int64.self, orZeroFor: .bufferTime)
+        buffers = try row.decode(Int64.self, orZeroFor: .buffers)
+        rebuffers = try row.decode(Int64.self, orZeroFor: .rebuffers)
+        rebufferTime = try row.decode(Int64.self, orZeroFor: .rebufferTime)
+        errors = try row.decode(Int64.self, orZeroFor: .errors)
+        ads = try row.decode(Int64.self, orZeroFor: .ads)
+        qualityChanges = try row.decode(Int64.self, orZeroFor: .qualityChanges)
+        endAction = try row.decodeIfPresent(String.self, forKey: .endAction)
+        hasContentEvents = try row.decode(Bool.self, orFalseFor: .hasContentEvents)
+        timedOut = try row.decode(Bool.self, orFalseFor: .timedOut)
+        initialBitrate = try row.decodeIfPresent(Int64.self, forKey: .initialBitrate)
+        bitrateTime = try row.decode(Int64.self, orZeroFor: .bitrateTime)
+        if let text = try row.decodeIfPresent(String.self, forKey: .bitMilliseconds) {
+            guard let value = Int128(text) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .bitMilliseconds, in: row, debugDescription: "not an integer: \(text)")
+            }
+            bitMilliseconds = value
+        }
+        upscaleTime = try row.decode(Int64.self, orZeroFor: .upscaleTime)
+        downscaleTime = try row.decode(Int64.self, orZeroFor: .downscaleTime)
+        initialErrors = try row.decode(Int64.self, orZeroFor: .initialErrors)
+        midstreamErrors = try row.decode(Int64.self, orZeroFor: .midstreamErrors)
+        groupAttributes = try row.decodeIfPresent(SortedAttributes.self, forKey: .groupAttributes)?.attributes ?? [:]
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(instrument, forKey: .instrument)
+        try row.encode(tracker, forKey: .tracker)
+        try row.encode(playbackID, forKey: .playbackID)
+        try row.encodeIfPresent(streamID, forKey: .streamID)
+        try row.encode(firstTimestamp, forKey: .firstTimestamp)
+        try row.encode(lastTimestamp, forKey: .lastTimestamp)
+        try row.encodeIfPresent(title, forKey: .title)
+        try row.encodeIfPresent(source, forKey: .source)
+        try row.encode(didStart, ifTrueFor: .didStart)
+        try row.encodeIfPresent(startTime, forKey: .startTime)
+        try row.encodeIfPresent(startup, forKey: .startup)
+        try row.encode(playTime, ifNotZeroFor: .playTime)
+        try row.encode(pauseTime, ifNotZeroFor: .pauseTime)
+        try row.encode(seekTime, ifNotZeroFor: .seekTime)
+        try row.encode(bufferTime, ifNotZeroFor: .bufferTime)
+        try row.encode(buffers, ifNotZeroFor: .buffers)
+        try row.encode(rebuffers, ifNotZeroFor: .rebuffers)
+        try row.encode(rebufferTime, ifNotZeroFor: .rebufferTime)
+        try row.encode(errors, ifNotZeroFor: .errors)
+        try row.encode(ads, ifNotZeroFor: .ads)
+        try row.encode(qualityChanges, ifNotZeroFor: .qualityChanges)
+        try row.encodeIfPresent(endAction, forKey: .endAction)
+        try row.encode(hasContentEvents, ifTrueFor: .hasContentEvents)
+        try row.encode(timedOut, ifTrueFor: .timedOut)
+        try row.encodeIfPresent(initialBitrate, forKey: .initialBitrate)
+        try row.encode(bitrateTime, ifNotZeroFor: .bitrateTime)
+        if bitMilliseconds != 0 { try row.encode(String(bitMilliseconds), forKey: .bitMilliseconds) }
+        try row.encode(upscaleTime, ifNotZeroFor: .upscaleTime)
+        try row.encode(downscaleTime, ifNotZeroFor: .downscaleTime)
+        try row.encode(initialErrors, ifNotZeroFor: .initialErrors)
+        try row.encode(midstreamErrors, ifNotZeroFor: .midstreamErrors)
+        if !groupAttributes.isEmpty { try row.encode(SortedAttributes(groupAttributes), forKey: .groupAttributes) }
+    }
+}

@@ -74,3 +74,25 @@ struct PlayerReplay {
     /// The time the current item started, if one is playing.
     var earliestOpenRow: Timestamp? { replay.currentItemStart }
 }
+
+extension PlayerReplay {
+    /// Keys of the replay's state: Marconi's replay (`r`, its player and current item) and the
+    /// next item's number (`n`). The items made final were handed over before a state is saved.
+    private enum CodingKeys: String, CodingKey {
+        case replay = "r", nextRow = "n"
+    }
+
+    func encodeState(to encoder: any Encoder) throws {
+        var state = encoder.container(keyedBy: CodingKeys.self)
+        try state.encode(replay, forKey: .replay)
+        try state.encode(nextRow, forKey: .nextRow)
+    }
+
+    /// A replay as a state file kept it.
+    init(restoring decoder: any Decoder, options: ReplayOptions) throws {
+        let state = try decoder.container(keyedBy: CodingKeys.self)
+        replay = try state.decode(MarconiPlayerReplay.self, forKey: .replay)
+        nextRow = try state.decode(Int.self, forKey: .nextRow)
+        tracesChanges = options.includeTrace
+    }
+}

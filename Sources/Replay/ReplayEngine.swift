@@ -120,10 +120,10 @@ public struct ReplayEngine {
             {
                 reports.append(flush(life, due: frontier ?? timestamp, active: true))
             }
-            life.take(record, at: position)
+            life.take(record)
         } else {
             life = Life.starting(key: key, first: timestamp, options: sharedOptions, actionCodes: actionCodes)
-            life.take(record, at: position)
+            life.take(record)
             lives[key] = life
         }
         if endsRows { handOverFinalRows(of: life, into: &reports) }
@@ -131,32 +131,79 @@ public struct ReplayEngine {
         return .replayed(reports)
     }
 
-    /// A life an earlier run left open: its records, and how many of the trace lines and
-    /// points they produced were still pending (not handed over) when the run ended.
-    package struct SavedLife {
-        package var records: [(record: Record, position: SourcePosition)]
-        package var pendingTrace: Int
-        package var pendingPoints: Int
-
-        package init(records: [(record: Record, position: SourcePosition)], pendingTrace: Int, pendingPoints: Int) {
-            self.records = records
-            self.pendingTrace = pendingTrace
-            self.pendingPoints = pendingPoints
+    /// Hands over what every life has pending (its waiting records replayed: trace lines,
+    /// points, rows made final), by latest record, then key, as a run that keeps its lives for
+    /// the next one (`--state`) ends: so that the night's records are reported that night.
+    /// The lives stay open, holding only their state machines and open rows.
+    package mutating func handOverPending(_ body: (consuming SessionReport) -> Void) {
+        for life in lives.values.sorted(by: { ($0.latest, $0.key) < ($1.latest, $1.key) }) {
+            var report = SessionReport(key: life.key, closing: nil)
+            life.takeOutputs(into: &report)
+            life.takeFinalRows(into: &report)
+            report.closeSequence = recordsAdded + 1
+            report.orderTime = report.lastTimestamp ?? life.latest
+            body(report)
         }
     }
 
-    /// Rebuilds a life an earlier run left open by replaying its records (those of another
-    /// shard are left out); of what they produce, only what was pending stays pending, the
-    /// rest the earlier run handed over. Call ``resume(frontier:)`` after the last life.
-    package mutating func restore(_ saved: SavedLife) {
-        guard let first = saved.records.first else { return }
-        let key = SessionKey(of: first.record)
-        guard shard.contains(key) else { return }
-        let life = Life.starting(
-            key: key, first: first.record.timestamp, options: sharedOptions, actionCodes: actionCodes)
-        for (record, position) in saved.records { life.replay(record, at: position) }
-        life.keepOutputs(trace: saved.pendingTrace, points: saved.pendingPoints)
-        lives[key] = life
+    /// A life as a state file keeps it (``openLives``): its state machines and open rows.
+    package struct OpenLife: Encodable {
+        fileprivate let life: Life
+
+        package func encode(to encoder: any Encoder) throws {
+            try life.encodeState(to: encoder)
+        }
+    }
+
+    /// The lives still open, by latest record, then key: what a later run goes on with. Call
+    /// ``handOverPending(_:)`` first.
+    package var openLives: [OpenLife] {
+        lives.values.sorted { ($0.latest, $0.key) < ($1.latest, $1.key) }.map(OpenLife.init)
+    }
+
+    /// A life an earlier run left open (``OpenLife``), decoded with the engine's
+    /// ``restoringContext`` in the decoder's `userInfo` under ``RestoredLife/contextKey``.
+    package struct RestoredLife: Decodable {
+        fileprivate let life: Life
+
+        /// Where the decoder's `userInfo` holds the engine's ``RestoringContext``.
+        package static let contextKey: CodingUserInfoKey = {
+            // `init?(rawValue:)` gives a key for every string.
+            guard let key = CodingUserInfoKey(rawValue: "avt-replay.restoring") else { preconditionFailure() }
+            return key
+        }()
+
+        package init(from decoder: any Decoder) throws {
+            guard let context = decoder.userInfo[Self.contextKey] as? RestoringContext else {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: decoder.codingPath, debugDescription: "no replay engine to restore a life into"))
+            }
+            life = try Life.restoring(from: decoder, options: context.options, actionCodes: context.actionCodes)
+        }
+    }
+
+    /// What restoring a life needs from the engine: its options (the components to make) and
+    /// its table of actions. Used on the engine's thread only.
+    package final class RestoringContext: @unchecked Sendable {
+        fileprivate let options: SharedReplayOptions
+        fileprivate let actionCodes: ActionCodes
+
+        fileprivate init(options: SharedReplayOptions, actionCodes: ActionCodes) {
+            self.options = options
+            self.actionCodes = actionCodes
+        }
+    }
+
+    /// What a decoder needs to restore lives into this engine (``RestoredLife``).
+    package var restoringContext: RestoringContext {
+        RestoringContext(options: sharedOptions, actionCodes: actionCodes)
+    }
+
+    /// Takes a life an earlier run left open (one of another shard is left out). Call
+    /// ``resume(frontier:)`` after the last life.
+    package mutating func restore(_ restored: RestoredLife) {
+        guard shard.contains(restored.life.key) else { return }
+        lives[restored.life.key] = restored.life
     }
 
     /// Sets the frontier an earlier run left, after ``restore(_:)``, and schedules every life.
@@ -165,12 +212,10 @@ public struct ReplayEngine {
         for life in lives.values { schedule(life) }
     }
 
-    /// The lives still open (with ``ReplayOptions/keepsRecords``), by latest record then key:
-    /// what a later run needs to rebuild them.
-    package var openLives: [SavedLife] {
-        lives.values.sorted { ($0.latest, $0.key) < ($1.latest, $1.key) }.map { life in
-            SavedLife(records: life.records, pendingTrace: life.pendingTrace, pendingPoints: life.pendingPoints)
-        }
+    /// The time of the earliest first record of a row still open, in any life: the buckets from
+    /// that time on may still get rows.
+    package var earliestOpenRow: Timestamp? {
+        lives.values.compactMap(\.earliestOpenRow).min()
     }
 
     /// What is still open: the lives of each system, and their open rows (playbacks of

@@ -18,8 +18,6 @@ public struct ReplayOptions: Sendable {
     /// The length of the aggregates' time buckets, in milliseconds: with ``groupBy``, a
     /// live replay keeps its rows' metrics aggregated by bucket until the rows are final.
     public var bucket: Int64
-    /// Whether a live replay keeps its records, so that a later run can rebuild it (`--state`).
-    public var keepsRecords: Bool
     /// The Tentacles version whose names value-proposition events carry.
     public var tentaclesVersion: TentaclesVersion
 
@@ -32,7 +30,7 @@ public struct ReplayOptions: Sendable {
         components: InstrumentComponents = InstrumentComponents(), includeTrace: Bool = false,
         includeRejected: Bool = false, middlewares: MiddlewareChains = MiddlewareChains(),
         idleGap: Int64 = ReplayOptions.defaultIdleGap, groupBy: GroupBy = .none, bucket: Int64 = 3_600_000,
-        keepsRecords: Bool = false, tentaclesVersion: TentaclesVersion = .valueProposition
+        tentaclesVersion: TentaclesVersion = .valueProposition
     ) {
         self.components = components
         self.includeTrace = includeTrace
@@ -41,7 +39,6 @@ public struct ReplayOptions: Sendable {
         self.idleGap = idleGap
         self.groupBy = groupBy
         self.bucket = max(1, bucket)
-        self.keepsRecords = keepsRecords
         self.tentaclesVersion = tentaclesVersion
     }
 }

@@ -4,7 +4,7 @@ import ValueProposition
 /// One row of `vp_sessions.csv`: one value-proposition session (one session id).
 public struct VPSessionSummary: Hashable, Sendable {
     /// How a session ended.
-    public enum Outcome: String, Hashable, Sendable {
+    public enum Outcome: String, Hashable, Sendable, Codable {
         case completed
         case canceled
         /// The log ended first.
@@ -174,5 +174,106 @@ extension VPSessionSummary {
         case .paused: pausedTime += end.milliseconds(since: start)
         default: break
         }
+    }
+}
+
+extension VPSessionSummary: Codable {
+    /// Short keys (a `--state` file holds every open session of a night); values still at
+    /// their default are left out.
+    private enum CodingKeys: String, CodingKey {
+        case app = "a", name = "n", sessionID = "i", attributes = "at", openedTimestamp = "o"
+        case endTimestamp = "e", outcome = "oc", endTrigger = "et", firstStartedTimestamp = "fs"
+        case activeTime = "ac", pausedTime = "pt", pauses = "p", prohibitedChanges = "pc"
+        case restoredFrom = "r", duration = "d", timedOut = "to"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let row = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            app: try row.decode(String.self, forKey: .app), name: try row.decode(String.self, forKey: .name),
+            sessionID: try row.decode(String.self, forKey: .sessionID),
+            attributes: try row.decodeIfPresent(SortedAttributes.self, forKey: .attributes)?.attributes ?? [:],
+            openedTimestamp: try row.decode(Timestamp.self, forKey: .openedTimestamp))
+        endTimestamp = try row.decodeIfPresent(Timestamp.self, forKey: .endTimestamp)
+        outcome = try row.decodeIfPresent(Outcome.self, forKey: .outcome) ?? .open
+        endTrigger = try row.decodeIfPresent(String.self, forKey: .endTrigger)
+        firstStartedTimestamp = try row.decodeIfPresent(Timestamp.self, forKey: .firstStartedTimestamp)
+        activeTime = try row.decode(Int64.self, orZeroFor: .activeTime)
+        pausedTime = try row.decode(Int64.self, orZeroFor: .pausedTime)
+        pauses = try row.decode(Int64.self, orZeroFor: .pauses)
+        prohibitedChanges = try row.decode(Int64.self, orZeroFor: .prohibitedChanges)
+        restoredFrom = try row.decodeIfPresent(String.self, forKey: .restoredFrom)
+        duration = try row.decode(Int64.self, orZeroFor: .duration)
+        timedOut = try row.decode(Bool.self, orFalseFor: .timedOut)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var row = encoder.container(keyedBy: CodingKeys.self)
+        try row.encode(app, forKey: .app)
+        try row.encode(name, forKey: .name)
+        try row.encode(sessionID, forKey: .sessionID)
+        if !attributes.isEmpty { try row.encode(SortedAttributes(attributes), forKey: .attributes) }
+        try row.encode(openedTimestamp, forKey: .openedTimestamp)
+        try row.encodeIfPresent(endTimestamp, forKey: .endTimestamp)
+        if outcome != .open { try row.encode(outcome, forKey: .outcome) }
+        try row.encodeIfPresent(endTrigger, forKey: .endTrigger)
+        try row.encodeIfPresent(firstStartedTimestamp, forKey: .firstStartedTimestamp)
+        try row.encode(activeTime, ifNotZeroFor: .activeTime)
+        try row.encode(pausedTime, ifNotZeroFor: .pausedTime)
+        try row.encode(pauses, ifNotZeroFor: .pauses)
+        try row.encode(prohibitedChanges, ifNotZeroFor: .prohibitedChanges)
+        try row.encodeIfPresent(restoredFrom, forKey: .restoredFrom)
+        try row.encode(duration, ifNotZeroFor: .duration)
+        try row.encode(timedOut, ifTrueFor: .timedOut)
+    }
+}
+
+extension VPSessionRecorder {
+    /// Keys of the recorder's state: its open rows (`o`: `[row, summary, status, since]` each)
+    /// and the next row's number (`n`). Final rows were handed over before a state is saved.
+    private enum CodingKeys: String, CodingKey {
+        case open = "o", nextRow = "n"
+    }
+
+    private struct SavedRow: Codable {
+        var row: Int
+        var summary: VPSessionSummary
+        var status: SessionStatus
+        var since: Timestamp
+
+        init(_ open: OpenRow) {
+            (row, summary, status, since) = (open.row, open.summary, open.status, open.since)
+        }
+
+        init(from decoder: any Decoder) throws {
+            var fields = try decoder.unkeyedContainer()
+            row = try fields.decode(Int.self)
+            summary = try fields.decode(VPSessionSummary.self)
+            status = try fields.decode(SessionStatus.self)
+            since = try fields.decode(Timestamp.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var fields = encoder.unkeyedContainer()
+            try fields.encode(row)
+            try fields.encode(summary)
+            try fields.encode(status)
+            try fields.encode(since)
+        }
+    }
+
+    func encodeState(to encoder: any Encoder) throws {
+        var state = encoder.container(keyedBy: CodingKeys.self)
+        if !open.isEmpty { try state.encode(open.map(SavedRow.init), forKey: .open) }
+        try state.encode(nextRow, forKey: .nextRow)
+    }
+
+    init(fromState decoder: any Decoder) throws {
+        let state = try decoder.container(keyedBy: CodingKeys.self)
+        self.init()
+        open = (try state.decodeIfPresent([SavedRow].self, forKey: .open) ?? []).map {
+            OpenRow(row: $0.row, summary: $0.summary, status: $0.status, since: $0.since)
+        }
+        nextRow = try state.decode(Int.self, forKey: .nextRow)
     }
 }

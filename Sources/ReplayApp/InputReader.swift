@@ -68,8 +68,8 @@ struct InputReader {
     /// The lines of each input.
     var linesByInput: [Int] { inputs.map(\.lines) }
 
-    /// Reads every input to its end and hands its records to `emit` in event-time order (but
-    /// those ``merge`` keeps, see ``EventTimeMerge/keepsWindowAtEnd``), with the problems.
+    /// Reads every input to its end and hands its records to `emit` in event-time order, with
+    /// the problems.
     mutating func run(_ emit: @escaping (consuming ReplayFeed.Item) -> Void) {
         self.emit = emit
         defer { self.emit = { _ in } }

@@ -78,10 +78,10 @@ package struct RunCounts {
     var sessions: [MetricSystem: Int] = [:]
     /// Lives ended by the idle gap before the input ended.
     var livesEndedByGap = 0
-    var resumedRecords = 0
+    /// Lives resumed from the state.
+    var resumedLives = 0
     /// The state file resumed, when it is not `--state`'s own (`--replace-run`).
     var resumedFrom: String?
-    var savedRecords = 0
     /// With `--state` (without `--finish`): the lives still open at the end and their open rows,
     /// carried over to the next run.
     var carried: ReplayEngine.OpenCounts?

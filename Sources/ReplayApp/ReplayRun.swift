@@ -44,8 +44,7 @@ package struct ReplayRun {
     package func execute() -> (status: ExitStatus, counts: RunCounts) {
         // With a state and without --finish, what is open at the end is kept for the next run.
         let keepsOpen = state != nil && !finish
-        var options = arguments.replayOptions
-        options.keepsRecords = keepsOpen
+        let options = arguments.replayOptions
         let inputs = ReplayConfiguration.inputOrder(arguments.files)
         var plan: StatePlan?
         if let state {
@@ -69,7 +68,7 @@ package struct ReplayRun {
             return (.outputFailed, RunCounts())
         }
         var engine = ReplayEngine(options: options, shard: shard ?? .all)
-        var merge = EventTimeMerge(inputs: inputs.count + 1, maxLateness: arguments.maxLateness)
+        var merge = EventTimeMerge(inputs: inputs.count, maxLateness: arguments.maxLateness)
         var resumed = 0
         if let plan {
             if plan.replacesLastRun && !quiet {
@@ -81,8 +80,8 @@ package struct ReplayRun {
                 }
             }
             do {
-                let loaded = try RunState.load(from: plan.resumed, into: &engine, merge: &merge, input: inputs.count)
-                resumed = loaded.records
+                let loaded = try RunState.load(from: plan.resumed, into: &engine, merge: &merge)
+                resumed = loaded.lives
                 if let carried = loaded.carried { try reports.addCarried(carried) }
             } catch {
                 printError("avt-replay: \(error); no reports were written, the state file is unchanged")
@@ -90,7 +89,6 @@ package struct ReplayRun {
                 return (.inputFailed, RunCounts())
             }
         }
-        merge.end(inputs.count)
         let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(paths: inputs, merge: merge, rejectLimit: arguments.maxRejects)
         reader.progress = ProgressLine(
@@ -101,7 +99,7 @@ package struct ReplayRun {
         reader.progress?.finish()
         var counts = reader.counts
         counts.add(replaying: feed.counts)
-        counts.resumedRecords = resumed
+        counts.resumedLives = resumed
         if let plan, plan.resumed != state { counts.resumedFrom = plan.resumed }
         var filesOverLimit = reader.filesOverLimit
         for (index, name) in reader.names.enumerated() {
@@ -125,19 +123,19 @@ package struct ReplayRun {
         var saved = RunState.Saved(frontier: feed.engine.frontier)
         saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
+            // The night's records are all replayed: what is pending is written now, and the
+            // lives keep only their state machines and open rows.
             saved.released = reader.merge.released
+            feed.engine.handOverPending { pipeline.submit([$0]) }
             counts.carried = feed.engine.openCounts
             saved.lives = feed.engine.openLives
-            saved.waiting = reader.merge.takeWaiting()
-            counts.savedRecords = saved.recordCount
         } else {
             feed.engine.finish { pipeline.submit([$0]) }
         }
         counts.add(replayed: pipeline.finish())
-        // A bucket from the earliest record still to replay on may get more rows or points.
-        let earliest =
-            (saved.lives.compactMap { $0.records.first?.record.timestamp }
-            + saved.waiting.prefix(1).map(\.record.timestamp)).min()
+        // A bucket from the earliest open row on may still get rows and their points, and the
+        // bucket of the last record the next run's records and rows.
+        let earliest = [feed.engine.earliestOpenRow, feed.engine.frontier].compactMap { $0 }.min()
         if keepsOpen, let earliest { saved.carried = reports.leaveOpen(from: earliest) }
         counts.livesEndedByGap = feed.engine.livesEndedByGap
         if !quiet && counts.lineProblems > ReplayFeed.problemsShown {
@@ -161,6 +159,21 @@ package struct ReplayRun {
             reports.discard()
             return (.inputFailed, counts)
         }
+        // The state is made before anything is published: a life that cannot be kept (a custom
+        // component that cannot save its state) fails the run with the previous reports and
+        // state as they were.
+        var stateBytes: [UInt8] = []
+        if state != nil {
+            do {
+                stateBytes = try RunState.encode(saved)
+            } catch {
+                printError(
+                    "avt-replay: failed (\(error)); no reports were written, the previous ones and the state are unchanged"
+                )
+                reports.discard()
+                return (.inputFailed, counts)
+            }
+        }
         // Published last, after the state: a run whose state cannot be written leaves the
         // previous reports as they were. Killed after the state and before the reports, a run
         // leaves a state that has consumed its inputs: `--replace-run` replays it.
@@ -170,7 +183,7 @@ package struct ReplayRun {
             if let state, let plan {
                 // The state replaced is kept first: a crash between the two leaves both usable.
                 if !plan.replacesLastRun { try RunState.keepPrevious(of: state) }
-                try RunState.save(saved, to: state)
+                try AtomicFile.write(stateBytes, to: state)
                 KillPoint.stateWritten.reach()
             }
             try reports.publish()
@@ -192,7 +205,13 @@ package struct ReplayRun {
                     name: (input.name as NSString).lastPathComponent, size: input.size, lines: Int64(input.lines),
                     rejected: Int64(input.rejected), late: Int64(input.late))
             }, options: reportOptions, rejectedLines: Int64(counts.rejectedLines), lateRecords: Int64(counts.late),
-            lateRejected: Int64(counts.lateRejected))
+            lateRejected: Int64(counts.lateRejected),
+            carried: counts.carried.map { carried in
+                HTMLReport.Provenance.Carried(
+                    instruments: Int64(carried.lives[.openavt] ?? 0), openPlaybacks: Int64(carried.rows[.openavt] ?? 0),
+                    appSessions: Int64(carried.lives[.vp] ?? 0), openSessions: Int64(carried.rows[.vp] ?? 0),
+                    players: Int64(carried.lives[.marconi] ?? 0), openItems: Int64(carried.rows[.marconi] ?? 0))
+            })
     }
 
     /// The options that shape the reports, one `name=value` each, in a fixed order: the shards

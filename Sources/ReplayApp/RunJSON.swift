@@ -92,7 +92,6 @@ package struct RunJSON {
             [
                 ("read", counts.records), ("replayed", counts.replayed), ("rejected", counts.rejectedLines),
                 ("late", counts.late), ("lateRejected", counts.lateRejected), ("damagedFiles", counts.damagedFiles),
-                ("resumed", counts.resumedRecords), ("kept", counts.savedRecords),
             ], to: &json, into: &bytes)
         json.endObject(into: &bytes)
         json.key("rows", into: &bytes)

@@ -1,25 +1,25 @@
 import EventLog
 import EventModel
 import Foundation
+import OpenAVT
 import Replay
 import ReportEncoding
 
 /// `--state FILE`: what a run leaves for the next one to go on with, so that runs over
-/// consecutive inputs give what one run over all of them gives.
+/// consecutive inputs write the rows one run over all of them writes.
 ///
-/// The file is an event log with a few lines of its own. Its first line is a header,
-/// `{"avtReplayState":2,"frontier":<ms>,"released":<ms>,"lives":<n>,"waiting":<n>,"inputs":[…]}`:
-/// the replay's frontier, the time of the last record merged, the number of open lives and of
-/// records still in the reorder window, and every input the runs that led to this state
-/// consumed, in order, each as `{"name":"<path as given>","size":<bytes>,"digest":"<16 hex>"}`
-/// (``InputIdentity``; standard input, other files that are not regular files, and inputs
-/// without a single entry are not listed). A header without `inputs` lists none. Then, when
-/// buckets of `summary.csv` and `aggregates.csv` are still open, a line
-/// `{"carried":{"summary":…,"page":…,"aggregates":…,"breakdowns":[…]}}` with what they hold (``ReportSet/Carried``):
-/// the next run adds it and writes those buckets whole. Then each open life: a line `{"life":<records>,"pendingTrace":<n>,"pendingPoints":<n>}`, then its
-/// records in replay order (a life is rebuilt by replaying them; of what they produce, the
-/// last `pendingTrace` trace lines and `pendingPoints` points were not written yet). Then the
-/// records of the reorder window, which the next run merges with its inputs.
+/// The file holds state machines, never records: its size follows the lives open at the end,
+/// not how long they lived nor how many records they had. It is JSON Lines. Its first line is a
+/// header, `{"avtReplayState":4,"frontier":<ms>,"released":<ms>,"lives":<n>,"inputs":[…]}`:
+/// the replay's frontier, the time of the last record merged, the number of open lives, and
+/// every input the runs that led to this state consumed, in order, each as
+/// `{"name":"<path as given>","size":<bytes>,"digest":"<16 hex>"}` (``InputIdentity``;
+/// standard input, other files that are not regular files, and inputs without a single entry
+/// are not listed). Then, when buckets of `summary.csv` and `aggregates.csv` are still open, a
+/// line `{"carried":{"summary":…,"page":…,"aggregates":…,"breakdowns":[…]}}` with what they
+/// hold (``ReportSet/Carried``): the next run adds it and writes those buckets whole. Then
+/// one line per open life, by latest record then key: its state machines and open rows
+/// (``ReplayEngine/OpenLife``; docs/time.md lists what each keeps).
 ///
 /// Each save first keeps the state it replaces as `FILE.previous` (``keepPrevious(of:)``),
 /// from which `--replace-run` replays the last run again.
@@ -28,26 +28,24 @@ enum RunState {
         var description: String
     }
 
-    /// The header line's format version.
-    static let version = 3
+    /// The header line's format version: 4 since the state holds state machines (3 and
+    /// before held records, and are refused).
+    static let version = 4
 
     /// What a run leaves.
     struct Saved {
         var frontier: Timestamp?
         var released: Timestamp? = nil
-        var lives: [ReplayEngine.SavedLife] = []
-        var waiting: [(record: Record, position: SourcePosition)] = []
+        var lives: [ReplayEngine.OpenLife] = []
         /// The inputs consumed, this run's after those of the runs before.
         var inputs: [InputIdentity] = []
         /// The buckets still open.
         var carried: ReportSet.Carried?
-
-        /// The records it holds.
-        var recordCount: Int { lives.reduce(0) { $0 + $1.records.count } + waiting.count }
     }
 
-    /// Writes a state, whole or not at all.
-    static func save(_ saved: Saved, to path: String) throws(AtomicFile.WriteError) {
+    /// The bytes of a state file; throws when a life cannot be kept (a custom component that
+    /// cannot save its state, named in the message).
+    static func encode(_ saved: Saved) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
         var json = JSONWriter()
         json.beginObject(into: &bytes)
@@ -63,8 +61,6 @@ enum RunState {
         }
         json.key("lives", into: &bytes)
         json.int(Int64(saved.lives.count), into: &bytes)
-        json.key("waiting", into: &bytes)
-        json.int(Int64(saved.waiting.count), into: &bytes)
         json.key("inputs", into: &bytes)
         json.beginArray(into: &bytes)
         for input in saved.inputs {
@@ -80,108 +76,105 @@ enum RunState {
         json.endArray(into: &bytes)
         json.endObject(into: &bytes)
         json.endLine(into: &bytes)
-        if let carried = saved.carried {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            do {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        do {
+            if let carried = saved.carried {
                 bytes += Array(#"{"carried":"#.utf8) + Array(try encoder.encode(carried)) + Array("}\n".utf8)
-            } catch {
-                throw AtomicFile.WriteError(path: path, reason: "\(error)")
             }
+        } catch {
+            throw Failure(description: "the open buckets cannot be kept: \(error)")
         }
         for life in saved.lives {
-            json.beginObject(into: &bytes)
-            json.key("life", into: &bytes)
-            json.int(Int64(life.records.count), into: &bytes)
-            json.key("pendingTrace", into: &bytes)
-            json.int(Int64(life.pendingTrace), into: &bytes)
-            json.key("pendingPoints", into: &bytes)
-            json.int(Int64(life.pendingPoints), into: &bytes)
-            json.endObject(into: &bytes)
-            json.endLine(into: &bytes)
-            for (record, _) in life.records { EventLogEncoder.encode(record, into: &bytes) }
+            do {
+                bytes += try encoder.encode(life)
+            } catch let error as ComponentStateError {
+                throw Failure(description: "\(error)")
+            } catch {
+                throw Failure(description: "an open life cannot be kept: \(error)")
+            }
+            bytes.append(UInt8(ascii: "\n"))
         }
-        for (record, _) in saved.waiting { EventLogEncoder.encode(record, into: &bytes) }
+        return bytes
+    }
+
+    /// Writes a state, whole or not at all.
+    static func save(_ saved: Saved, to path: String) throws(AtomicFile.WriteError) {
+        let bytes: [UInt8]
+        do {
+            bytes = try encode(saved)
+        } catch {
+            throw AtomicFile.WriteError(path: path, reason: error.description)
+        }
         try AtomicFile.write(bytes, to: path)
     }
 
-    /// What ``load(from:into:merge:input:)`` found besides the lives and records it put back.
+    /// What ``load(from:into:merge:)`` found besides the lives it put back.
     struct Loaded {
-        /// How many records it put back.
-        var records = 0
+        /// How many lives it put back.
+        var lives = 0
         /// The buckets an earlier run left open.
         var carried: ReportSet.Carried?
     }
 
-    /// Puts a saved state back: its lives into the engine, its waiting records into `merge`
-    /// as the records of `input`, and both clocks. A missing file is a first run. Restored records are positioned before every input's
-    /// (file rank -1), in the order of the file.
+    /// Puts a saved state back: its lives into the engine, with both clocks. A missing file is
+    /// a first run.
     static func load(
-        from path: String, into engine: inout ReplayEngine, merge: inout EventTimeMerge, input: Int
+        from path: String, into engine: inout ReplayEngine, merge: inout EventTimeMerge
     ) throws(Failure) -> Loaded {
         guard FileManager.default.fileExists(atPath: path) else { return Loaded() }
         var loaded = Loaded()
-        var records: [(record: Record, position: SourcePosition)] = []
-        var lifeHeaders: [(count: Int, trace: Int, points: Int)] = []
         var header: Header?
         var failure: Failure?
+        let decoder = JSONDecoder()
+        decoder.userInfo[ReplayEngine.RestoredLife.contextKey] = engine.restoringContext
+        var restored: [ReplayEngine.RestoredLife] = []
         do {
             let lines = try LineReader(path: path, configuration: readerConfiguration)
-            let decoder = RecordDecoder()
             try lines.forEachLine { event in
                 guard failure == nil, case .line(let line) = event else {
                     failure = failure ?? Failure(description: "\(path): a line is too long for a state file")
                     return
                 }
                 if line.number == 1 {
-                    header = Header(line.bytes)
-                    if header == nil { failure = badHeader(path) }
+                    do throws(Failure) {
+                        header = try Header(line.bytes, path: path)
+                    } catch {
+                        failure = error
+                    }
                     return
                 }
-                let object = try? JSONSerialization.jsonObject(with: Data(line.bytes)) as? [String: Any]
-                if let object, let carried = object["carried"] {
+                let data = Data(line.bytes)
+                if line.bytes.starts(with: #"{"carried":"#.utf8) {
                     do {
-                        let data = try JSONSerialization.data(withJSONObject: carried)
-                        loaded.carried = try JSONDecoder().decode(ReportSet.Carried.self, from: data)
+                        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                        let carried = try JSONSerialization.data(withJSONObject: object?["carried"] ?? [:])
+                        loaded.carried = try JSONDecoder().decode(ReportSet.Carried.self, from: carried)
                     } catch {
                         failure = Failure(
                             description: "\(path):\(line.number): the open buckets cannot be read (\(error))")
                     }
                     return
                 }
-                if let object, let count = object["life"] as? Int {
-                    lifeHeaders.append(
-                        (count, object["pendingTrace"] as? Int ?? 0, object["pendingPoints"] as? Int ?? 0))
-                    return
-                }
-                switch decoder.decode(line) {
-                case .record(let record):
-                    records.append((record, SourcePosition(fileRank: -1, line: line.number)))
-                case .rejected(let reason):
-                    failure = Failure(description: "\(path):\(line.number): \(reason)")
+                do {
+                    restored.append(try decoder.decode(ReplayEngine.RestoredLife.self, from: data))
+                } catch let error as ComponentStateError {
+                    failure = Failure(description: "\(path):\(line.number): \(error)")
+                } catch {
+                    failure = Failure(description: "\(path):\(line.number): an open life cannot be restored (\(error))")
                 }
             }
         } catch {
             throw Failure(description: "\(error)")
         }
         if let failure { throw failure }
-        guard let header, lifeHeaders.count == header.lives,
-            lifeHeaders.reduce(0, { $0 + $1.count }) + header.waiting == records.count
-        else {
-            throw Failure(description: "\(path): the state file's counts do not match its records")
+        guard let header, header.lives == restored.count else {
+            throw Failure(description: "\(path): the state file's count of lives does not match its lines")
         }
-        var next = 0
-        for life in lifeHeaders {
-            engine.restore(
-                ReplayEngine.SavedLife(
-                    records: Array(records[next..<next + life.count]), pendingTrace: life.trace,
-                    pendingPoints: life.points))
-            next += life.count
-        }
+        for life in restored { engine.restore(life) }
         engine.resume(frontier: header.frontier)
-        for (record, position) in records[next...] { _ = merge.add(record, at: position, from: input) }
         merge.resume(released: header.released)
-        loaded.records = records.count
+        loaded.lives = restored.count
         return loaded
     }
 
@@ -190,19 +183,25 @@ enum RunState {
     static func header(at path: String) throws(Failure) -> Header? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         struct FirstLineRead: Error {}
-        var header: Header?
+        var header: Result<Header, Failure>?
         do {
             let lines = try LineReader(path: path, configuration: readerConfiguration)
             try lines.forEachLine { event in
-                if case .line(let line) = event, line.number == 1 { header = Header(line.bytes) }
+                if case .line(let line) = event, line.number == 1 {
+                    do throws(Failure) {
+                        header = .success(try Header(line.bytes, path: path))
+                    } catch {
+                        header = .failure(error)
+                    }
+                }
                 throw FirstLineRead()
             }
         } catch is FirstLineRead {
         } catch {
             throw Failure(description: "\(error)")
         }
-        guard let header else { throw badHeader(path) }
-        return header
+        guard let header else { throw RunState.badHeader(path) }
+        return try header.get()
     }
 
     /// Where the state a save replaces is kept: `FILE.previous`.
@@ -231,26 +230,37 @@ enum RunState {
         var frontier: Timestamp?
         var released: Timestamp?
         var lives: Int
-        var waiting: Int
         /// The inputs consumed (none in a header without them).
         var inputs: [InputIdentity]
 
-        init?(_ line: UnsafeRawBufferPointer) {
+        /// Reads the first line of the state file at `path`; refuses one of another version
+        /// with what to do.
+        init(_ line: UnsafeRawBufferPointer, path: String) throws(Failure) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                object["avtReplayState"] as? Int == RunState.version, let lives = object["lives"] as? Int,
-                let waiting = object["waiting"] as? Int
-            else { return nil }
+                let format = object["avtReplayState"] as? Int
+            else { throw RunState.badHeader(path) }
+            guard format == RunState.version else {
+                throw Failure(
+                    description: "\(path) is a state file of format \(format), "
+                        + (format < RunState.version
+                            ? "written by an earlier avt-replay, which kept the records of the open lives; this one "
+                                + "keeps their state machines (format \(RunState.version)) and cannot go on from it. "
+                                + "End that series with the version that wrote it (--state \(path) --finish, no input), "
+                                + "then start a new series with a new state file"
+                            : "written by a later avt-replay than this one (format \(RunState.version)): run that version")
+                )
+            }
+            guard let lives = object["lives"] as? Int else { throw RunState.badHeader(path) }
             self.lives = lives
-            self.waiting = waiting
             frontier = (object["frontier"] as? Int).map { Timestamp(milliseconds: Int64($0)) }
             released = (object["released"] as? Int).map { Timestamp(milliseconds: Int64($0)) }
             inputs = []
             if let listed = object["inputs"] {
-                guard let entries = listed as? [[String: Any]] else { return nil }
+                guard let entries = listed as? [[String: Any]] else { throw RunState.badHeader(path) }
                 for entry in entries {
                     guard let name = entry["name"] as? String, let size = entry["size"] as? Int, size >= 0,
                         let digest = (entry["digest"] as? String).flatMap(InputIdentity.digest(fromText:))
-                    else { return nil }
+                    else { throw RunState.badHeader(path) }
                     inputs.append(InputIdentity(name: name, size: Int64(size), digest: digest))
                 }
             }

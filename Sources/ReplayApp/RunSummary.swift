@@ -48,15 +48,8 @@ package struct RunSummary {
             let lives = carried.lives.values.reduce(0, +)
             parts.append("\(count(lives, "life", "lives")) carried over in \(state) (\(open.joined(separator: ", ")));")
         }
-        if let state {
-            if let resumedFrom = counts.resumedFrom {
-                parts.append(
-                    "\(counts.resumedRecords) records resumed from \(resumedFrom) and \(counts.savedRecords) kept in \(state);"
-                )
-            } else {
-                parts.append(
-                    "\(counts.resumedRecords) records resumed from and \(counts.savedRecords) kept in \(state);")
-            }
+        if let state, counts.resumedLives > 0 {
+            parts.append("\(count(counts.resumedLives, "life", "lives")) resumed from \(counts.resumedFrom ?? state);")
         }
         let rate = seconds > 0 ? Double(counts.records) / seconds : 0
         parts.append(String(format: "%.2f s, %.0f records/s.", seconds, rate))

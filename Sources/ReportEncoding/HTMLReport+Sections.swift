@@ -435,7 +435,23 @@ extension HTMLReport {
         html.int(provenance.lateRecords)
         html.markup(", of which rejected: ")
         html.int(provenance.lateRejected)
-        html.markup(". Each is in <a href=\"rejects.jsonl\">rejects.jsonl</a>.</p>\n<p>Options: ")
+        html.markup(". Each is in <a href=\"rejects.jsonl\">rejects.jsonl</a>.</p>\n")
+        if let carried = provenance.carried {
+            html.markup("<p id=\"carried\">Carried over to the next run (<code>--state</code>): ")
+            for (index, (count, noun, open, openNoun)) in [
+                (carried.instruments, "instrument", carried.openPlaybacks, "open playback"),
+                (carried.appSessions, "app session", carried.openSessions, "open session"),
+                (carried.players, "player", carried.openItems, "open item"),
+            ].enumerated() {
+                if index > 0 { html.markup(", ") }
+                html.int(count)
+                html.markup(" " + noun + (count == 1 ? "" : "s") + " with ")
+                html.int(open)
+                html.markup(" " + openNoun + (open == 1 ? "" : "s"))
+            }
+            html.markup(". Their rows are in the report of the run in which they end.</p>\n")
+        }
+        html.markup("<p>Options: ")
         for (index, option) in provenance.options.enumerated() {
             if index > 0 { html.markup(" ") }
             html.markup("<code>")

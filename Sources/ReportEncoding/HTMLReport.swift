@@ -71,12 +71,37 @@ public enum HTMLReport {
         public var rejectedLines: Int64
         public var lateRecords: Int64
         public var lateRejected: Int64
+        /// With `--state`: what the run left open for the next one.
+        public var carried: Carried?
+
+        /// The lives a run with `--state` left open, and their open rows.
+        public struct Carried: Codable, Sendable, Equatable {
+            public var instruments: Int64
+            public var openPlaybacks: Int64
+            public var appSessions: Int64
+            public var openSessions: Int64
+            public var players: Int64
+            public var openItems: Int64
+
+            public init(
+                instruments: Int64, openPlaybacks: Int64, appSessions: Int64, openSessions: Int64, players: Int64,
+                openItems: Int64
+            ) {
+                self.instruments = instruments
+                self.openPlaybacks = openPlaybacks
+                self.appSessions = appSessions
+                self.openSessions = openSessions
+                self.players = players
+                self.openItems = openItems
+            }
+        }
 
         /// Where a page's numbers come from; by default nothing is known.
         public init(
             tool: String = "avt-replay", version: String = "", inputs: [Input] = [], options: [String] = [],
-            rejectedLines: Int64 = 0, lateRecords: Int64 = 0, lateRejected: Int64 = 0
+            rejectedLines: Int64 = 0, lateRecords: Int64 = 0, lateRejected: Int64 = 0, carried: Carried? = nil
         ) {
+            self.carried = carried
             self.tool = tool
             self.version = version
             self.inputs = inputs

@@ -230,7 +230,7 @@ struct RerunTests {
                 "{\"name\":\"\(path)\",\"size\":\(bytes.count),\"digest\":\"\(String(repeating: "0", count: 16 - hex.count) + hex)\"}"
         }
         #expect(bytes(atLeast: 1 << 20, paths[0]))
-        #expect(header.hasPrefix("{\"avtReplayState\":3,"))
+        #expect(header.hasPrefix("{\"avtReplayState\":4,"))
         #expect(header.hasSuffix(",\"inputs\":[\(expected)]}"), "\(header)")
     }
 

@@ -49,24 +49,6 @@ struct EventTimeMergeTests {
         #expect(out.map(\.record.timestamp.milliseconds).prefix(4) == [5, 10, 11, 12])
     }
 
-    @Test func takeWaitingGivesEveryRecordStillInTheWindowInOrder() {
-        var merge = EventTimeMerge(inputs: 2, maxLateness: 100)
-        merge.keepsWindowAtEnd = true
-        for (line, time) in [1, 3, 5, 7].enumerated() {
-            _ = merge.add(Self.record(Int64(time), "a"), at: SourcePosition(fileRank: 0, line: line + 1), from: 0)
-        }
-        for (line, time) in [2, 4, 6, 8].enumerated() {
-            _ = merge.add(Self.record(Int64(time), "b"), at: SourcePosition(fileRank: 1, line: line + 1), from: 1)
-        }
-        merge.end(0)
-        merge.end(1)
-        // The window keeps all of them (every record is within 100 ms of the latest).
-        #expect(merge.next() == nil)
-        let kept = merge.takeWaiting()
-        #expect(kept.map(\.record.timestamp.milliseconds) == [1, 2, 3, 4, 5, 6, 7, 8])
-        #expect(merge.waiting == 0)
-    }
-
     @Test func aRecordEarlierThanOneAlreadyOutIsGivenBack() {
         var merge = EventTimeMerge(inputs: 1, maxLateness: 0)
         _ = merge.add(Self.record(10, "a"), at: SourcePosition(fileRank: 0, line: 1), from: 0)

@@ -3,7 +3,8 @@ import PackageDescription
 
 /// A replay command of its own, built on avt-replay's libraries: `custom-replay` is `avt-replay`
 /// with a hub that counts each playback's quality changes and a metricalc that adds
-/// `TimeBetweenQualityChanges` to OpenAVT's metrics.
+/// `TimeBetweenQualityChanges` to OpenAVT's metrics. `legacy-replay` has a metricalc written
+/// before nightly runs, which cannot keep its state: `--state` refuses it, naming it.
 let package = Package(
     name: "custom-hub",
     dependencies: [
@@ -19,7 +20,14 @@ let package = Package(
                 .product(name: "Replay", package: "avt-replay"),
                 .product(name: "ReplayCLI", package: "avt-replay"),
             ]
-        )
+        ),
+        .executableTarget(
+            name: "legacy-replay",
+            dependencies: [
+                .product(name: "Replay", package: "avt-replay"),
+                .product(name: "ReplayCLI", package: "avt-replay"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -40,4 +40,26 @@ final class QualityChangeCountingHub: Hub {
         event[.countQualityChanges] = .int(changesByPlayback[playback] ?? 0)
         return event
     }
+
+    // A nightly run (`--state`) keeps each open instrument's hub: the wrapped hub's state and
+    // the counts, sorted (a dictionary's order changes from process to process).
+    private enum StateKey: String, CodingKey { case core, changes }
+    private struct Count: Codable {
+        var playback: String
+        var changes: Int64
+    }
+
+    func encodeState(to encoder: any Encoder) throws {
+        var state = encoder.container(keyedBy: StateKey.self)
+        try core.encodeState(to: state.superEncoder(forKey: .core))
+        let counts = changesByPlayback.sorted { $0.key < $1.key }.map { Count(playback: $0.key, changes: $0.value) }
+        try state.encode(counts, forKey: .changes)
+    }
+
+    func decodeState(from decoder: any Decoder) throws {
+        let state = try decoder.container(keyedBy: StateKey.self)
+        try core.decodeState(from: state.superDecoder(forKey: .core))
+        let counts = try state.decode([Count].self, forKey: .changes)
+        changesByPlayback = Dictionary(uniqueKeysWithValues: counts.map { ($0.playback, $0.changes) })
+    }
 }

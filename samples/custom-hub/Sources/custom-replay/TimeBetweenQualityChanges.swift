@@ -25,4 +25,23 @@ final class TimeBetweenQualityChanges: Metricalc {
         lastChangeByPlayback[playback] = event.timestamp
         return metrics
     }
+
+    // A nightly run (`--state`) keeps each open instrument's metricalc: each playback's last
+    // change, sorted (`MetricalcCore` keeps nothing between events).
+    private struct LastChange: Codable {
+        var playback: String
+        var time: Timestamp
+    }
+
+    func encodeState(to encoder: any Encoder) throws {
+        let changes = lastChangeByPlayback.sorted { $0.key < $1.key }.map {
+            LastChange(playback: $0.key, time: $0.value)
+        }
+        try changes.encode(to: encoder)
+    }
+
+    func decodeState(from decoder: any Decoder) throws {
+        let changes = try [LastChange](from: decoder)
+        lastChangeByPlayback = Dictionary(uniqueKeysWithValues: changes.map { ($0.playback, $0.time) })
+    }
 }
