@@ -2,10 +2,11 @@
 # avt-loggen's layouts must write the same lines, only split into files differently:
 # generates 20,000 records with seed 7 over 3 hours in each layout (hourly, hosts:4, apps,
 # single, hourly with --shuffle-names), then again with pauses (--pauses 30 --pause-length
-# 45: hourly, hosts:3, single), and fails if the sorted lines of any layout differ from
-# hourly's, or if a layout has not the files it should. `single` must also be the hourly files
-# one after the other. With LAYOUT_CHECK_OLD=PATH (an avt-loggen built before the layouts),
-# also checks that the hourly files are byte for byte what it writes.
+# 45: hourly, hosts:3, single) and with sources always on (--always-on 30: the same three),
+# and fails if the sorted lines of any layout differ from hourly's, or if a layout has not the
+# files it should. `single` must also be the hourly files one after the other. With
+# LAYOUT_CHECK_OLD=PATH (an avt-loggen built before the layouts), also checks that the hourly
+# files are byte for byte what it writes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 records=20000
@@ -66,6 +67,15 @@ generate paused-hourly 3 "${pauses[@]}"
 generate paused-hosts 3 "${pauses[@]}" --layout hosts:3
 generate paused-single 1 "${pauses[@]}" --layout single
 same paused-hourly paused-hosts paused-single
+
+echo "layout-check: the same with --always-on 30"
+generate always-on-hourly 3 --always-on 30
+generate always-on-hosts 3 --always-on 30 --layout hosts:3
+generate always-on-single 1 --always-on 30 --layout single
+same always-on-hourly always-on-hosts always-on-single
+if cmp -s "$work/hourly.sorted" "$work/always-on-hourly.sorted"; then
+    fail "always-on: the same lines as without it"
+fi
 
 if [ -n "${LAYOUT_CHECK_OLD:-}" ]; then
     echo "layout-check: hourly against $LAYOUT_CHECK_OLD"

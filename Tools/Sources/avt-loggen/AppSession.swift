@@ -9,7 +9,8 @@
 /// prohibited status change (`pause` or `complete` before `start`, `complete` while paused),
 /// or an action with no open session (a `complete` after a `cancel`). No activity leaves
 /// the app silent for more than 20 minutes; only `--pauses` makes an app go quiet longer
-/// (``SourceState``).
+/// (``SourceState``). With `--always-on`, an app whose session ended comes back hours later
+/// (``continueLater(catalog:)``).
 struct AppSession {
     enum Kind: UInt8 {
         case open, start, pause, complete, cancel, willResignActive, didBecomeActive
@@ -51,6 +52,10 @@ struct AppSession {
     private var done = false
     /// A catalog browse left started while the next activity runs.
     private var openBrowse: Int16 = -1
+    /// The session ended in the background (`willResignActive` and nothing after it), and the
+    /// value propositions it left open then: the activity it was in, a browse left started.
+    private var leftInBackground = false
+    private var leftOpen: [Int16] = []
 
     init(appField: [UInt8], rng: SplitMix64, firstEvent: Int64) {
         self.appField = appField
@@ -79,6 +84,36 @@ struct AppSession {
             activity(catalog: catalog)
         }
         return true
+    }
+
+    /// With `--always-on`, once the session has nothing more to emit: the app comes back 1 to
+    /// 4 hours after its last record for one activity, as a session's first. If it was left in
+    /// the background, it comes back to the foreground first (`didBecomeActive`: Tentacles
+    /// restores the sessions left open) and the user leaves what it shows (`cancel`), so that
+    /// no session stays open for ever. `false` when it has nothing to emit even so. Draws
+    /// only from the session's own generator.
+    mutating func continueLater(catalog: SideCatalog) -> Bool {
+        pending.removeAll(keepingCapacity: true)
+        head = 0
+        lastTimestamp += rng.between(3_600_000...14_400_000) - 1
+        // Every event of the earlier activities is written: only the propositions left open
+        // are needed, renumbered.
+        var kept: [SideCatalog.Proposition] = []
+        if leftInBackground {
+            add(lastTimestamp + 1, .didBecomeActive, -1)
+            for index in leftOpen {
+                kept.append(propositions[Int(index)])
+                add(lastTimestamp + rng.between(500...5_000), .cancel, Int16(kept.count - 1), trigger: .userBack)
+            }
+            leftInBackground = false
+            leftOpen.removeAll()
+        }
+        propositions = kept
+        done = false
+        firstActivity = true
+        activitiesLeft = 0
+        activity(catalog: catalog)
+        return !pending.isEmpty
     }
 
     // MARK: - Activities
@@ -142,10 +177,16 @@ struct AppSession {
                 if rng.chance(perMille: 30) {  // prohibited: complete while paused
                     add(lastTimestamp + rng.between(200...5_000), .complete, index)
                 }
-                if background(at: lastTimestamp + rng.between(1_000...60_000)) == false { return }
+                if background(at: lastTimestamp + rng.between(1_000...60_000)) == false {
+                    leftOpen.append(index)
+                    return
+                }
                 add(lastTimestamp + rng.between(2_000...300_000), .start, index, trigger: .clicked)
             case 1:
-                if background(at: time, certain: true) == false { return }
+                if background(at: time, certain: true) == false {
+                    leftOpen.append(index)
+                    return
+                }
             default:
                 // Nothing to record: the user is just busy with it.
                 lastTimestamp = time
@@ -205,7 +246,9 @@ struct AppSession {
         if rng.chance(perMille: 200) {
             done = true
             activitiesLeft = 0
+            if openBrowse >= 0 { leftOpen.append(openBrowse) }
             openBrowse = -1
+            leftInBackground = true
             return false
         }
         add(

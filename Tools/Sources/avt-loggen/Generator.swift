@@ -20,6 +20,9 @@ struct Configuration {
     var pausePercent = 0
     /// The length of every pause in ms; `nil`: drawn from 45 minutes to 5 hours.
     var pauseLength: Int64?
+    /// Per cent of the sources started in the first 24 hours that never go idle for long:
+    /// after their script, a short session again every 1 to 4 hours, to the end of the log.
+    var alwaysOnPercent = 0
 }
 
 /// What the generator keeps for a running source besides its script: its tag for the
@@ -35,6 +38,11 @@ struct SourceState {
     var pauseLength: Int64 = 0
     /// In its pause now: in the heap for its first record after it, not counted as active.
     var quiet = false
+    /// Always on (`--always-on`): when its script ends, it scripts a short session 1 to 4
+    /// hours later, again and again.
+    var alwaysOn = false
+    /// Always on and between two sessions: in the heap for the next one, not counted as active.
+    var resting = false
 
     /// When a record the source scripted at `time` is written.
     @inline(__always)
@@ -76,6 +84,13 @@ struct Controller {
 /// total exactly `records` over the `files` hours. A record is held back now and then
 /// (`latePerMille`) and written 2 to 25 s later, after records with later timestamps,
 /// as mobile batch uploads arrive.
+///
+/// With `alwaysOnPercent`, that share of the sources started in the first 24 hours (drawn as
+/// the pauses, apart from them) never ends: when its script does, it scripts one short
+/// session (a playback watched 20 s to 5 min, one value proposition, 1 to 5 min of listening)
+/// 1 to 4 hours later, from its own generator, and again after that one, so that its life
+/// never reaches a 12-hour idle gap. Resting between sessions, it does not count as active.
+/// Only the first day's sources are drawn, so that as many are always on every later day.
 ///
 /// With `pausePercent`, that share of the sources (drawn per source from the seed and its
 /// id, whatever the other draws) is scripted to its end once when it starts, to draw a
@@ -135,6 +150,8 @@ final class Generator {
     private var playerStates: [SourceState] = []
     /// Seeds the per-source draws of the pauses.
     private let pauseSeed: UInt64
+    /// Seeds the per-source draws of `--always-on`.
+    private let alwaysOnSeed: UInt64
     private var freeLateSlots: [Int32] = []
     private var scratch: [UInt8] = []
     /// Each action's name as a JSON string, by `GeneratedEvent.Kind` raw value.
@@ -150,6 +167,9 @@ final class Generator {
     private(set) var pausesPlanned = 0
     private(set) var pausesBegun = 0
     private(set) var pausesEnded = 0
+    /// Sources always on, and the sessions they scripted after a rest.
+    private(set) var alwaysOnSources = 0
+    private(set) var alwaysOnSessions = 0
 
     var instrumentsStarted: Int { controllers[SourceClass.avt.rawValue].started }
     var maxActive: Int { controllers[SourceClass.avt.rawValue].maxActive }
@@ -184,6 +204,7 @@ final class Generator {
             directory: configuration.directory, start: configuration.start, hours: configuration.files,
             layout: configuration.layout, shuffleNames: configuration.shuffleNames, seed: configuration.seed)
         pauseSeed = SplitMix64.hash(configuration.seed ^ 0x9A05_E5EE_D0F5_11E5)
+        alwaysOnSeed = SplitMix64.hash(configuration.seed ^ 0xA1_3A75_0000_5EED)
         for hour in 0..<configuration.files {
             let hourOfDay = Int(((configuration.start / 3_600_000) + Int64(hour)) % 24)
             let weight = Self.hourWeights[(hourOfDay + 24) % 24]
@@ -254,6 +275,11 @@ final class Generator {
             schedule(entry.slot, next: next, after: scripted, &instrumentStates[slot], .avt)
         } else if instruments[slot].refill(catalog: catalog), let next = instruments[slot].nextTime {
             schedule(entry.slot, next: next, after: scripted, &instrumentStates[slot], .avt)
+        } else if instrumentStates[slot].alwaysOn, instruments[slot].continueLater(catalog: catalog),
+            let next = instruments[slot].nextTime
+        {
+            rest(&instrumentStates[slot], .avt)
+            schedule(entry.slot, next: next, after: scripted, &instrumentStates[slot], .avt)
         } else {
             instruments[slot].pending = []
             freeSlots.append(entry.slot)
@@ -287,6 +313,11 @@ final class Generator {
         if let next = apps[slot].nextTime {
             schedule(entry.slot, next: next, after: scripted, &appStates[slot], .vp)
         } else if apps[slot].refill(catalog: sideCatalog), let next = apps[slot].nextTime {
+            schedule(entry.slot, next: next, after: scripted, &appStates[slot], .vp)
+        } else if appStates[slot].alwaysOn, apps[slot].continueLater(catalog: sideCatalog),
+            let next = apps[slot].nextTime
+        {
+            rest(&appStates[slot], .vp)
             schedule(entry.slot, next: next, after: scripted, &appStates[slot], .vp)
         } else {
             apps[slot] = AppSession(appField: [], rng: SplitMix64(seed: 0), firstEvent: 0)
@@ -322,6 +353,11 @@ final class Generator {
             schedule(entry.slot, next: next, after: scripted, &playerStates[slot], .marconi)
         } else if players[slot].refill(catalog: sideCatalog), let next = players[slot].nextTime {
             schedule(entry.slot, next: next, after: scripted, &playerStates[slot], .marconi)
+        } else if playerStates[slot].alwaysOn, players[slot].continueLater(catalog: sideCatalog),
+            let next = players[slot].nextTime
+        {
+            rest(&playerStates[slot], .marconi)
+            schedule(entry.slot, next: next, after: scripted, &playerStates[slot], .marconi)
         } else {
             players[slot].pending = []
             freePlayerSlots.append(Int32(slot))
@@ -331,7 +367,7 @@ final class Generator {
 
     // MARK: - Pauses
 
-    /// Ends the pause of a source whose first record after it is due; returns its state.
+    /// Ends the pause, or the rest, of a source whose first record after it is due; returns its state.
     @inline(__always)
     private func wake(_ state: inout SourceState, _ sourceClass: SourceClass) -> SourceState {
         if state.quiet {
@@ -339,7 +375,18 @@ final class Generator {
             controllers[sourceClass.rawValue].active += 1
             pausesEnded += 1
         }
+        if state.resting {
+            state.resting = false
+            controllers[sourceClass.rawValue].active += 1
+        }
         return state
+    }
+
+    /// An always-on source rests until the session it just scripted.
+    private func rest(_ state: inout SourceState, _ sourceClass: SourceClass) {
+        state.resting = true
+        controllers[sourceClass.rawValue].active -= 1
+        alwaysOnSessions += 1
     }
 
     /// Puts a source back in the heap for its record scripted at `next`, after one scripted
@@ -365,12 +412,22 @@ final class Generator {
         return draws.below(100) < configuration.pausePercent ? draws : nil
     }
 
-    /// The state of a new source: its tag and, with `draws`, a pause at a moment drawn
+    /// Whether a new source, whose first record is at `first`, is always on: drawn from the seed
+    /// and its id alone, apart from the pauses, for sources started in the first 24 hours.
+    private func isAlwaysOn(_ tag: SourceTag, first: Int64) -> Bool {
+        guard configuration.alwaysOnPercent > 0, first < configuration.start + 86_400_000 else { return false }
+        var draws = SplitMix64(seed: alwaysOnSeed ^ SplitMix64.hash(tag.key))
+        guard draws.below(100) < configuration.alwaysOnPercent else { return false }
+        alwaysOnSources += 1
+        return true
+    }
+
+    /// The state of a new source: its tag, whether it is always on and, with `draws`, a pause at a moment drawn
     /// uniformly from its first record (`first`) to just before its last (`last`).
     private func plan(
         _ tag: SourceTag, draws: SplitMix64?, first: Int64, last: Int64
     ) -> SourceState {
-        var state = SourceState(tag: tag)
+        var state = SourceState(tag: tag, alwaysOn: isAlwaysOn(tag, first: first))
         guard var draws, last > first else { return state }
         state.pauseAfter = draws.between(first...(last - 1))
         state.pauseLength = configuration.pauseLength ?? draws.between(2_700_000...18_000_000)

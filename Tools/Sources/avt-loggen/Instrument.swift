@@ -3,7 +3,8 @@
 /// `refill()` writes the next few events (a startup, one stretch of play and what
 /// interrupts it, an ad break...) into `pending`; the generator takes them one by one,
 /// interleaved with every other instrument's by time. Pings are slotted in every 30 s
-/// from `Start` on. All timestamps of one instrument strictly increase.
+/// from `Start` on. All timestamps of one instrument strictly increase. With `--always-on`, an
+/// instrument that is done plays again hours later (``continueLater(catalog:)``).
 struct Instrument {
     enum Phase {
         case startPlayback(at: Int64)
@@ -43,6 +44,8 @@ struct Instrument {
     private var anchorPosition: Int64 = 0
     private var watchLeft: Int64 = 0
     private var nextMidroll: Int64 = .max
+    /// Set by ``continueLater(catalog:)``: every playback from then on is watched 20 s to 5 min.
+    private var shortPlaybacks = false
 
     init(nameField: [UInt8], staticAttributes: [UInt8], hasAds: Bool, rng: SplitMix64, firstEvent: Int64) {
         self.nameField = nameField
@@ -81,6 +84,16 @@ struct Instrument {
         return true
     }
 
+    /// With `--always-on`, once the instrument has nothing more to emit: scripts one short
+    /// playback (watched 20 s to 5 min) 1 to 4 hours after its last event. `false` when it
+    /// has nothing to emit even so. Draws only from the instrument's own generator.
+    mutating func continueLater(catalog: Catalog) -> Bool {
+        playbacksLeft = 1
+        shortPlaybacks = true
+        phase = .startPlayback(at: lastTimestamp + rng.between(3_600_000...14_400_000))
+        return refill(catalog: catalog)
+    }
+
     // MARK: - Phases
 
     private mutating func startPlayback(at time: Int64, catalog: Catalog) {
@@ -105,6 +118,7 @@ struct Instrument {
         } else {
             watchLeft = max(5_000, (duration - anchorPosition) * rng.between(3...95) / 100)
         }
+        if shortPlaybacks { watchLeft = rng.between(20_000...300_000) }
         nextMidroll = hasAds && duration >= 900_000 ? anchorPosition + rng.between(420_000...720_000) : .max
 
         add(time, .mediaRequest)

@@ -8,7 +8,8 @@ import Glibc
 /// The same arguments always give byte-identical files: the only source of randomness is
 /// a SplitMix64 generator seeded with `--seed`, and no wall clock is read. `--layout` and
 /// `--shuffle-names` only decide which file each line goes to: every layout gets the same
-/// lines. `--pauses` makes a share of the sources go quiet once for a long while.
+/// lines. `--pauses` makes a share of the sources go quiet once for a long while; `--always-on`
+/// makes a share of them come back every few hours for the whole period.
 @main
 struct LogGenCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -32,7 +33,7 @@ struct LogGenCommand: ParsableCommand {
             a for app sessions, radio and pod for players) or single (DIR/all.jsonl). Within a \
             file, lines keep the order they are written in (mostly time order). Only the files \
             differ: the lines are the same in every layout for the same --records, --seed, \
-            --files, --start, --late, --mix and pause options. --shuffle-names prefixes every name \
+            --files, --start, --late, --mix, pause and always-on options. --shuffle-names prefixes every name \
             with a tag drawn from the seed (DIR/x3f9a-avt-2025112007.jsonl), so that name order \
             is not time order.
 
@@ -43,6 +44,16 @@ struct LogGenCommand: ParsableCommand {
             so --records and the daily curve still hold; a pause is seen only if the log goes on \
             past its end (long pauses need enough --files hours). With 0 (the default) nothing \
             changes.
+
+            --always-on P makes P per cent of the instruments, app sessions and players that start \
+            in the first 24 hours never go idle for long: when their session ends, they come back \
+            1 to 4 hours later (of their own time) for a short one, a playback watched for 20 s to \
+            5 minutes, one value proposition (the app back to the foreground first if it was left \
+            in the background) or 1 to 5 minutes of listening, and again after each, to the end of \
+            the log. Their lives never reach a 12-hour idle gap, and write rows every day: a \
+            multi-day log (--files 720 for 30 days) keeps about as many of them every day after \
+            the first. Resting between sessions, they do not count as active, so --records and the \
+            daily curve still hold. With 0 (the default) nothing changes.
 
             The files are plain JSON Lines: compress them with gzip or pigz (pigz DIR/*.jsonl); \
             avt-replay reads both.
@@ -98,6 +109,13 @@ struct LogGenCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Length of every pause in minutes (1 to 10080), instead of 45 to 300.", valueName: "D"))
     var pauseLength: Int?
 
+    /// The share of the sources of the first day that never go idle for long, in per cent.
+    @Option(
+        help: ArgumentHelp(
+            "Per cent of the instruments, app sessions and players of the first 24 hours that come back every 1 to 4 h.",
+            discussion: "A short session each time, to the end of the log; 0 changes nothing.", valueName: "P"))
+    var alwaysOn: Int = 0
+
     /// `--mix` parsed, or `nil` when it is not valid.
     private var parsedMix: (avt: Int, vp: Int, marconi: Int)? {
         var result = (avt: 0, vp: 0, marconi: 0)
@@ -127,6 +145,7 @@ struct LogGenCommand: ParsableCommand {
             throw ValidationError("--layout must be hourly, hosts:N (N from 1 to \(Layout.maxHosts)), apps or single.")
         }
         guard (0...100).contains(pauses) else { throw ValidationError("--pauses must be from 0 to 100.") }
+        guard (0...100).contains(alwaysOn) else { throw ValidationError("--always-on must be from 0 to 100.") }
         if let pauseLength, !(1...10_080).contains(pauseLength) {
             throw ValidationError("--pause-length must be from 1 to 10080 minutes.")
         }
@@ -151,7 +170,7 @@ struct LogGenCommand: ParsableCommand {
         let configuration = Configuration(
             records: records, seed: seed, files: files, directory: out, start: startMilliseconds, latePerMille: late,
             mix: parsedMix, layout: parsedLayout, shuffleNames: shuffleNames, pausePercent: pauses,
-            pauseLength: pauseLength.map { Int64($0) * 60_000 })
+            pauseLength: pauseLength.map { Int64($0) * 60_000 }, alwaysOnPercent: alwaysOn)
         let generator = Generator(configuration: configuration)
         do {
             try generator.run()
@@ -168,6 +187,9 @@ struct LogGenCommand: ParsableCommand {
         if pauses > 0 {
             summary += "\(generator.pausesPlanned) given a pause (\(generator.pausesBegun) begun, "
             summary += "\(generator.pausesEnded) over), "
+        }
+        if alwaysOn > 0 {
+            summary += "\(generator.alwaysOnSources) always on (\(generator.alwaysOnSessions) sessions after a rest), "
         }
         summary += "\(generator.fileCount) file\(generator.fileCount == 1 ? "" : "s")"
         if parsedLayout != .hourly || shuffleNames {

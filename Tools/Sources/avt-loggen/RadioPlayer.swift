@@ -7,7 +7,8 @@
 /// (`bufferingStarted`, `bufferingEnded` with the same meta), and have an occasional `error`,
 /// mostly followed by a recovery (buffering again, then playing the same meta). The player
 /// stops after a listening time drawn when it starts; it is never silent for more than 20
-/// minutes while listening, unless `--pauses` makes it go quiet (``SourceState``).
+/// minutes while listening, unless `--pauses` makes it go quiet (``SourceState``). With
+/// `--always-on`, a player that stopped starts again hours later (``continueLater(catalog:)``).
 struct RadioPlayer {
     enum Kind: UInt8 {
         case bufferingStarted, bufferingEnded, startPlaying, newMeta, progress, trackChanged, error
@@ -68,6 +69,17 @@ struct RadioPlayer {
             }
         }
         return true
+    }
+
+    /// With `--always-on`, once the player has nothing more to emit: it starts again 1 to 4
+    /// hours after its last scripted time, listening for 1 to 5 minutes. `false` when it has
+    /// nothing to emit even so. Draws only from the player's own generator.
+    mutating func continueLater(catalog: SideCatalog) -> Bool {
+        lastTimestamp += rng.between(3_600_000...14_400_000) - 1
+        listeningLeft = rng.between(60_000...300_000)
+        started = false
+        done = false
+        return refill(catalog: catalog)
     }
 
     private mutating func pickItem(catalog: SideCatalog) {
