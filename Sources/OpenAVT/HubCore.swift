@@ -165,10 +165,12 @@ public final class HubCore: Hub {
 
     // MARK: State
 
+    /// Short keys, counters at 0 and flags off left out: a nightly run keeps every open
+    /// instrument's hub.
     private enum StateKey: String, CodingKey {
-        case countErrors, countStarts, accumPauseTime, accumSeekTime, accumBufferTime
-        case lastBufferBeginInPauseBlock, lastBufferBeginInSeekBlock
-        case streamID, playbackID, lastAcceptedTimestamp, idGenerator
+        case countErrors = "e", countStarts = "n", accumPauseTime = "p", accumSeekTime = "k", accumBufferTime = "b"
+        case lastBufferBeginInPauseBlock = "bp", lastBufferBeginInSeekBlock = "bk"
+        case streamID = "s", playbackID = "i", lastAcceptedTimestamp = "l", idGenerator = "g"
     }
 
     /// Writes the counters, accumulated times, block flags, ids, the time of the last accepted
@@ -178,13 +180,14 @@ public final class HubCore: Hub {
     public func encodeState(to encoder: any Encoder) throws {
         guard let generator = idGenerator as? SequentialIDGenerator else { throw generatorError() }
         var container = encoder.container(keyedBy: StateKey.self)
-        try container.encode(countErrors, forKey: .countErrors)
-        try container.encode(countStarts, forKey: .countStarts)
-        try container.encode(accumPauseTime, forKey: .accumPauseTime)
-        try container.encode(accumSeekTime, forKey: .accumSeekTime)
-        try container.encode(accumBufferTime, forKey: .accumBufferTime)
-        try container.encode(lastBufferBeginInPauseBlock, forKey: .lastBufferBeginInPauseBlock)
-        try container.encode(lastBufferBeginInSeekBlock, forKey: .lastBufferBeginInSeekBlock)
+        for (value, key) in [
+            (countErrors, StateKey.countErrors), (countStarts, .countStarts), (accumPauseTime, .accumPauseTime),
+            (accumSeekTime, .accumSeekTime), (accumBufferTime, .accumBufferTime),
+        ] where value != 0 {
+            try container.encode(value, forKey: key)
+        }
+        if lastBufferBeginInPauseBlock { try container.encode(true, forKey: .lastBufferBeginInPauseBlock) }
+        if lastBufferBeginInSeekBlock { try container.encode(true, forKey: .lastBufferBeginInSeekBlock) }
         try container.encodeIfPresent(streamID, forKey: .streamID)
         try container.encodeIfPresent(playbackID, forKey: .playbackID)
         try container.encode(lastAcceptedTimestamp, forKey: .lastAcceptedTimestamp)
@@ -196,13 +199,15 @@ public final class HubCore: Hub {
     public func decodeState(from decoder: any Decoder) throws {
         guard idGenerator is SequentialIDGenerator else { throw generatorError() }
         let container = try decoder.container(keyedBy: StateKey.self)
-        countErrors = try container.decode(Int64.self, forKey: .countErrors)
-        countStarts = try container.decode(Int64.self, forKey: .countStarts)
-        accumPauseTime = try container.decode(Int64.self, forKey: .accumPauseTime)
-        accumSeekTime = try container.decode(Int64.self, forKey: .accumSeekTime)
-        accumBufferTime = try container.decode(Int64.self, forKey: .accumBufferTime)
-        lastBufferBeginInPauseBlock = try container.decode(Bool.self, forKey: .lastBufferBeginInPauseBlock)
-        lastBufferBeginInSeekBlock = try container.decode(Bool.self, forKey: .lastBufferBeginInSeekBlock)
+        countErrors = try container.decodeIfPresent(Int64.self, forKey: .countErrors) ?? 0
+        countStarts = try container.decodeIfPresent(Int64.self, forKey: .countStarts) ?? 0
+        accumPauseTime = try container.decodeIfPresent(Int64.self, forKey: .accumPauseTime) ?? 0
+        accumSeekTime = try container.decodeIfPresent(Int64.self, forKey: .accumSeekTime) ?? 0
+        accumBufferTime = try container.decodeIfPresent(Int64.self, forKey: .accumBufferTime) ?? 0
+        lastBufferBeginInPauseBlock =
+            try container.decodeIfPresent(Bool.self, forKey: .lastBufferBeginInPauseBlock) ?? false
+        lastBufferBeginInSeekBlock =
+            try container.decodeIfPresent(Bool.self, forKey: .lastBufferBeginInSeekBlock) ?? false
         streamID = try container.decodeIfPresent(String.self, forKey: .streamID)
         playbackID = try container.decodeIfPresent(String.self, forKey: .playbackID)
         lastAcceptedTimestamp = try container.decode(Timestamp.self, forKey: .lastAcceptedTimestamp)

@@ -37,21 +37,22 @@ public final class HubCoreAds: Hub {
         core.endOfService()
     }
 
+    /// `a`: `countAds` (left out at 0); `c`: the core hub's state.
     private enum StateKey: String, CodingKey {
-        case countAds, core
+        case countAds = "a", core = "c"
     }
 
     /// Writes `countAds` and the ``HubCore``'s state (``HubCore/encodeState(to:)``).
     public func encodeState(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: StateKey.self)
-        try container.encode(countAds, forKey: .countAds)
+        if countAds != 0 { try container.encode(countAds, forKey: .countAds) }
         try core.encodeState(to: container.superEncoder(forKey: .core))
     }
 
     /// Restores what ``encodeState(to:)`` wrote.
     public func decodeState(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: StateKey.self)
-        countAds = try container.decode(Int64.self, forKey: .countAds)
+        countAds = try container.decodeIfPresent(Int64.self, forKey: .countAds) ?? 0
         try core.decodeState(from: container.superDecoder(forKey: .core))
     }
 

@@ -221,16 +221,19 @@ public final class Instrument {
 // MARK: - State
 
 extension Instrument {
+    /// Short keys: a nightly run keeps every open instrument. `n`: the next tracker id; `c`:
+    /// the time-since clocks; `h`, `m`, `b`: the hub, metricalc and backend, each its type `t`
+    /// and state `s`; `t`: the trackers, each its id `i`, flags `f`, type `t` and state `s`.
     private enum StateKey: String, CodingKey {
-        case nextTrackerID, clocks, hub, metricalc, backend, trackers
+        case nextTrackerID = "n", clocks = "c", hub = "h", metricalc = "m", backend = "b", trackers = "t"
     }
 
     private enum ComponentKey: String, CodingKey {
-        case type, state
+        case type = "t", state = "s"
     }
 
     private enum TrackerKey: String, CodingKey {
-        case id, flags, type, state
+        case id = "i", flags = "f", type = "t", state = "s"
     }
 
     /// Writes the instrument's state, so that ``decodeState(from:)`` can carry its open state

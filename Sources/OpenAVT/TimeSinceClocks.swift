@@ -154,14 +154,32 @@ struct TimeSinceClocks: @unchecked Sendable {
 /// OpenAVT's clocks that have not started are left out (most of them, most of the time): every
 /// table has them, in the same order, ahead of the others.
 extension TimeSinceClocks: Codable {
+    /// `c`: the clocks, `[attribute, time]` each; `r`: the reference, left out at 0.
     private enum StateKey: String, CodingKey {
-        case clocks, reference
+        case clocks = "c", reference = "r"
     }
 
     private struct Clock: Codable, Equatable {
         var attribute: AttributeKey
         /// `nil` for a clock not started (kept only past OpenAVT's).
         var time: Timestamp?
+
+        init(attribute: AttributeKey, time: Timestamp?) {
+            self.attribute = attribute
+            self.time = time
+        }
+
+        init(from decoder: any Decoder) throws {
+            var fields = try decoder.unkeyedContainer()
+            attribute = try fields.decode(AttributeKey.self)
+            time = try fields.decode(Timestamp?.self)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var fields = encoder.unkeyedContainer()
+            try fields.encode(attribute)
+            try fields.encode(time)
+        }
     }
 
     /// The clocks as saved.
@@ -191,13 +209,14 @@ extension TimeSinceClocks: Codable {
                     codingPath: container.codingPath + [StateKey.clocks],
                     debugDescription: "the time-since clocks are not in the order of an instrument's, each once"))
         }
-        clocks.reference = try container.decode(Timestamp.self, forKey: .reference)
+        clocks.reference =
+            try container.decodeIfPresent(Timestamp.self, forKey: .reference) ?? Timestamp(milliseconds: 0)
         self = clocks
     }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: StateKey.self)
         try container.encode(savedClocks, forKey: .clocks)
-        try container.encode(reference, forKey: .reference)
+        if reference.milliseconds != 0 { try container.encode(reference, forKey: .reference) }
     }
 }

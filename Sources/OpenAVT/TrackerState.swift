@@ -5,7 +5,7 @@ import EventModel
 /// The instrument owns one state per tracker; hubs read and change it through
 /// ``Instrument/state(of:)`` and ``Instrument/setState(_:of:)``. `Codable` for the
 /// instrument's state (``Instrument/encodeState(to:)``).
-public struct TrackerState: Hashable, Sendable, Codable {
+public struct TrackerState: Hashable, Sendable {
     public var didMediaRequest = false
     public var didPlayerSet = false
     public var didStreamLoad = false
@@ -19,4 +19,52 @@ public struct TrackerState: Hashable, Sendable, Codable {
 
     /// Creates a state with every flag off.
     public init() {}
+}
+
+/// As an instrument's state keeps it: the names of the flags that are on, in declaration order.
+extension TrackerState: Codable {
+    private static let flagNames = [
+        "didMediaRequest", "didPlayerSet", "didStreamLoad", "didStart", "isBuffering", "isPaused", "isSeeking",
+        "didFinish", "inAdBreak", "inAd",
+    ]
+
+    /// The flags, in the order of ``flagNames``.
+    private var flags: [Bool] {
+        [
+            didMediaRequest, didPlayerSet, didStreamLoad, didStart, isBuffering, isPaused, isSeeking, didFinish,
+            inAdBreak, inAd,
+        ]
+    }
+
+    private mutating func setFlag(at index: Int) {
+        switch index {
+        case 0: didMediaRequest = true
+        case 1: didPlayerSet = true
+        case 2: didStreamLoad = true
+        case 3: didStart = true
+        case 4: isBuffering = true
+        case 5: isPaused = true
+        case 6: isSeeking = true
+        case 7: didFinish = true
+        case 8: inAdBreak = true
+        default: inAd = true
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        self.init()
+        var names = try decoder.unkeyedContainer()
+        while !names.isAtEnd {
+            let name = try names.decode(String.self)
+            guard let index = Self.flagNames.firstIndex(of: name) else {
+                throw DecodingError.dataCorruptedError(in: names, debugDescription: "no tracker flag \(name)")
+            }
+            setFlag(at: index)
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var names = encoder.unkeyedContainer()
+        for (name, isOn) in zip(Self.flagNames, flags) where isOn { try names.encode(name) }
+    }
 }

@@ -97,11 +97,11 @@ struct StateTests {
         harness.emit(.streamLoad)
         let saved = try encodeState(of: harness.instrument)
         var state = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
-        var clocks = try #require(state["clocks"] as? [String: Any])
-        let started = try #require(clocks["clocks"] as? [Any])
+        var clocks = try #require(state["c"] as? [String: Any])
+        let started = try #require(clocks["c"] as? [Any])
         #expect(started.count == 2)
-        clocks["clocks"] = Array(started.reversed())
-        state["clocks"] = clocks
+        clocks["c"] = Array(started.reversed())
+        state["c"] = clocks
         let reordered = try JSONSerialization.data(withJSONObject: state)
         #expect(throws: DecodingError.self) {
             try decodeState(reordered, into: InstrumentHarness(hub: HubCore()).instrument)
