@@ -159,36 +159,41 @@ package struct ReplayRun {
             reports.discard()
             return (.inputFailed, counts)
         }
-        // The state is made before anything is published: a life that cannot be kept (a custom
-        // component that cannot save its state) fails the run with the previous reports and
-        // state as they were.
-        var stateBytes: [UInt8] = []
-        if state != nil {
-            do {
-                stateBytes = try RunState.encode(saved)
-            } catch {
-                printError(
-                    "avt-replay: failed (\(error)); no reports were written, the previous ones and the state are unchanged"
-                )
-                reports.discard()
-                return (.inputFailed, counts)
-            }
-        }
-        // Published last, after the state: a run whose state cannot be written leaves the
-        // previous reports as they were. Killed after the state and before the reports, a run
-        // leaves a state that has consumed its inputs: `--replace-run` replays it.
+        // The state is written beside its file before anything is published: a life that cannot
+        // be kept (a custom component that cannot save its state) fails the run with the
+        // previous reports and state as they were.
+        var stateWriter: ReportWriter?
         do {
+            if let state {
+                let writer = try ReportWriter(path: state)
+                stateWriter = writer
+                do {
+                    try RunState.write(saved, into: writer)
+                } catch {
+                    printError(
+                        "avt-replay: failed (\(error)); no reports were written, the previous ones and the state are "
+                            + "unchanged")
+                    writer.discard()
+                    reports.discard()
+                    return (.inputFailed, counts)
+                }
+                try writer.stage()
+            }
+            // Published last, after the state: a run whose state cannot be written leaves the
+            // previous reports as they were. Killed after the state and before the reports, a run
+            // leaves a state that has consumed its inputs: `--replace-run` replays it.
             try reports.stage(provenance: provenance(counts))
             KillPoint.staged.reach()
-            if let state, let plan {
+            if let state, let plan, let stateWriter {
                 // The state replaced is kept first: a crash between the two leaves both usable.
                 if !plan.replacesLastRun { try RunState.keepPrevious(of: state) }
-                try AtomicFile.write(stateBytes, to: state)
+                try stateWriter.publish()
                 KillPoint.stateWritten.reach()
             }
             try reports.publish()
         } catch {
             printError("avt-replay: \(error)")
+            stateWriter?.discard()
             reports.discard()
             return (.outputFailed, counts)
         }

@@ -43,9 +43,10 @@ enum RunState {
         var carried: ReportSet.Carried?
     }
 
-    /// The bytes of a state file; throws when a life cannot be kept (a custom component that
-    /// cannot save its state, named in the message).
-    static func encode(_ saved: Saved) throws(Failure) -> [UInt8] {
+    /// Writes a state into `writer`, line by line (the lives are never held encoded all at
+    /// once); throws when a life cannot be kept (a custom component that cannot save its state,
+    /// named in the message).
+    static func write(_ saved: Saved, into writer: ReportWriter) throws(Failure) {
         var bytes: [UInt8] = []
         var json = JSONWriter()
         json.beginObject(into: &bytes)
@@ -76,37 +77,39 @@ enum RunState {
         json.endArray(into: &bytes)
         json.endObject(into: &bytes)
         json.endLine(into: &bytes)
+        writer.append(bytes)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
             if let carried = saved.carried {
-                bytes += Array(#"{"carried":"#.utf8) + Array(try encoder.encode(carried)) + Array("}\n".utf8)
+                writer.append(Array(#"{"carried":"#.utf8) + Array(try encoder.encode(carried)) + Array("}\n".utf8))
             }
         } catch {
             throw Failure(description: "the open buckets cannot be kept: \(error)")
         }
         for life in saved.lives {
             do {
-                bytes += try encoder.encode(life)
+                var line = Array(try encoder.encode(life))
+                line.append(UInt8(ascii: "\n"))
+                writer.append(line)
             } catch let error as ComponentStateError {
                 throw Failure(description: "\(error)")
             } catch {
                 throw Failure(description: "an open life cannot be kept: \(error)")
             }
-            bytes.append(UInt8(ascii: "\n"))
         }
-        return bytes
     }
 
     /// Writes a state, whole or not at all.
     static func save(_ saved: Saved, to path: String) throws(AtomicFile.WriteError) {
-        let bytes: [UInt8]
+        let writer = try ReportWriter(path: path)
         do {
-            bytes = try encode(saved)
+            try write(saved, into: writer)
         } catch {
+            writer.discard()
             throw AtomicFile.WriteError(path: path, reason: error.description)
         }
-        try AtomicFile.write(bytes, to: path)
+        try writer.commit()
     }
 
     /// What ``load(from:into:merge:)`` found besides the lives it put back.
