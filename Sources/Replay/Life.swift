@@ -132,7 +132,12 @@ class Life {
     /// Replays the records that wait, in the order they came; an active life keeps the
     /// memory they took for its next ones (`keepingCapacity`).
     private func replayWaiting(keepingCapacity: Bool = false) {
-        guard waitingCount > 0 else { return }
+        guard waitingCount > 0 else {
+            // Replayed already (a record that may end rows is replayed at once): an idle life
+            // still gives back the memory its waiting records took.
+            if !keepingCapacity { replayBurst(keepingCapacity: false) }
+            return
+        }
         // Most records give a point: room for them all, made once rather than grown.
         outputs.points.reserveCapacity(outputs.points.count + waitingCount)
         replayBurst(keepingCapacity: keepingCapacity)
