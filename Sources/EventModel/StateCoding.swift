@@ -38,7 +38,8 @@ extension AttributeValue: Codable {
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        guard let key = container.allKeys.first, container.allKeys.count == 1 else {
+        let keys = container.allKeys
+        guard let key = keys.first, keys.count == 1 else {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: decoder.codingPath, debugDescription: "an attribute value needs one of s, i, d, b, j")
             )

@@ -9,16 +9,17 @@ import ReportEncoding
 /// consecutive inputs write the rows one run over all of them writes.
 ///
 /// The file holds state machines, never records: its size follows the lives open at the end,
-/// not how long they lived nor how many records they had. It is JSON Lines. Its first line is a
-/// header, `{"avtReplayState":4,"frontier":<ms>,"released":<ms>,"lives":<n>,"inputs":[…]}`:
-/// the replay's frontier, the time of the last record merged, the number of open lives, and
-/// every input the runs that led to this state consumed, in order, each as
+/// not how long they lived nor how many records they had. Its first line is a JSON header,
+/// `{"avtReplayState":4,"frontier":<ms>,"released":<ms>,"lives":<n>,"inputs":[…]}`: the
+/// replay's frontier, the time of the last record merged, the number of open lives, and every
+/// input the runs that led to this state consumed, in order, each as
 /// `{"name":"<path as given>","size":<bytes>,"digest":"<16 hex>"}` (``InputIdentity``;
 /// standard input, other files that are not regular files, and inputs without a single entry
 /// are not listed). Then, when buckets of `summary.csv` and `aggregates.csv` are still open, a
-/// line `{"carried":{"summary":…,"page":…,"aggregates":…,"breakdowns":[…]}}` with what they
-/// hold (``ReportSet/Carried``): the next run adds it and writes those buckets whole. Then
-/// one line per open life, by latest record then key: its state machines and open rows
+/// JSON line `{"carried":{"summary":…,"page":…,"aggregates":…,"breakdowns":[…]}}` with what
+/// they hold (``ReportSet/Carried``): the next run adds it and writes those buckets whole.
+/// Then the open lives, by latest record then key, each a frame of a 4-byte little-endian
+/// length and its state machines and open rows in ``StateEncoder``'s binary form
 /// (``ReplayEngine/OpenLife``; docs/time.md lists what each keeps).
 ///
 /// Each save first keeps the state it replaces as `FILE.previous` (``keepPrevious(of:)``),
@@ -87,11 +88,16 @@ enum RunState {
         } catch {
             throw Failure(description: "the open buckets cannot be kept: \(error)")
         }
+        let lifeEncoder = StateEncoder()
+        var frame: [UInt8] = []
         for life in saved.lives {
             do {
-                var line = Array(try encoder.encode(life))
-                line.append(UInt8(ascii: "\n"))
-                writer.append(line)
+                frame.removeAll(keepingCapacity: true)
+                frame.append(contentsOf: [0, 0, 0, 0])
+                try lifeEncoder.encode(life, into: &frame)
+                let length = UInt32(frame.count - 4)
+                for index in 0..<4 { frame[index] = UInt8(truncatingIfNeeded: length >> (8 * index)) }
+                writer.append(frame)
             } catch let error as ComponentStateError {
                 throw Failure(description: "\(error)")
             } catch {
@@ -126,53 +132,48 @@ enum RunState {
         from path: String, into engine: inout ReplayEngine, merge: inout EventTimeMerge
     ) throws(Failure) -> Loaded {
         guard FileManager.default.fileExists(atPath: path) else { return Loaded() }
-        var loaded = Loaded()
-        var header: Header?
-        var failure: Failure?
-        let decoder = JSONDecoder()
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw Failure(description: "\(path): the state file cannot be read")
+        }
+        var decoder = StateDecoder()
         decoder.userInfo[ReplayEngine.RestoredLife.contextKey] = engine.restoringContext
-        var restored: [ReplayEngine.RestoredLife] = []
+        var loaded = Loaded()
+        let parsed: (Header, [ReplayEngine.RestoredLife])
         do {
-            let lines = try LineReader(path: path, configuration: readerConfiguration)
-            try lines.forEachLine { event in
-                guard failure == nil, case .line(let line) = event else {
-                    failure = failure ?? Failure(description: "\(path): a line is too long for a state file")
-                    return
-                }
-                if line.number == 1 {
-                    do throws(Failure) {
-                        header = try Header(line.bytes, path: path)
-                    } catch {
-                        failure = error
-                    }
-                    return
-                }
-                let data = Data(line.bytes)
-                if line.bytes.starts(with: #"{"carried":"#.utf8) {
+            parsed = try contents.withUnsafeBytes { bytes in
+                var frames = StateFrames(bytes: bytes, path: path)
+                let header = try Header(try frames.line(), path: path)
+                if frames.startsWith(#"{"carried":"#) {
+                    let line = try frames.line()
                     do {
-                        let object = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+                        let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
                         let carried = try JSONSerialization.data(withJSONObject: object?["carried"] ?? [:])
                         loaded.carried = try JSONDecoder().decode(ReportSet.Carried.self, from: carried)
                     } catch {
-                        failure = Failure(
-                            description: "\(path):\(line.number): the open buckets cannot be read (\(error))")
+                        throw Failure(description: "\(path): the open buckets cannot be read (\(error))")
                     }
-                    return
                 }
-                do {
-                    restored.append(try decoder.decode(ReplayEngine.RestoredLife.self, from: data))
-                } catch let error as ComponentStateError {
-                    failure = Failure(description: "\(path):\(line.number): \(error)")
-                } catch {
-                    failure = Failure(description: "\(path):\(line.number): an open life cannot be restored (\(error))")
+                var restored: [ReplayEngine.RestoredLife] = []
+                while let frame = try frames.frame() {
+                    do {
+                        restored.append(try decoder.decode(ReplayEngine.RestoredLife.self, from: frame))
+                    } catch let error as ComponentStateError {
+                        throw Failure(description: "\(path): open life \(restored.count + 1): \(error)")
+                    } catch {
+                        throw Failure(
+                            description: "\(path): open life \(restored.count + 1) cannot be restored (\(error))")
+                    }
                 }
+                return (header, restored)
             }
+        } catch let failure as Failure {
+            throw failure
         } catch {
-            throw Failure(description: "\(error)")
+            throw Failure(description: "\(path): \(error)")
         }
-        if let failure { throw failure }
-        guard let header, header.lives == restored.count else {
-            throw Failure(description: "\(path): the state file's count of lives does not match its lines")
+        let (header, restored) = parsed
+        guard header.lives == restored.count else {
+            throw Failure(description: "\(path): the state file's count of lives does not match its contents")
         }
         for life in restored { engine.restore(life) }
         engine.resume(frontier: header.frontier)
@@ -268,5 +269,48 @@ enum RunState {
                 }
             }
         }
+    }
+}
+
+/// Reads a state file's parts in order: its text lines (the header, the open buckets), then
+/// its lives, each a frame of a 4-byte little-endian length and that many bytes of
+/// ``StateEncoder``'s encoding. Every read is checked against the file's end.
+private struct StateFrames {
+    let bytes: UnsafeRawBufferPointer
+    let path: String
+    private var offset = 0
+
+    init(bytes: UnsafeRawBufferPointer, path: String) {
+        self.bytes = bytes
+        self.path = path
+    }
+
+    func startsWith(_ prefix: String) -> Bool {
+        bytes[offset...].starts(with: prefix.utf8)
+    }
+
+    /// The next text line, without its newline.
+    mutating func line() throws(RunState.Failure) -> UnsafeRawBufferPointer {
+        guard let end = bytes[offset...].firstIndex(of: UInt8(ascii: "\n")) else {
+            throw RunState.Failure(description: "\(path): the state file is cut short")
+        }
+        defer { offset = end + 1 }
+        return UnsafeRawBufferPointer(rebasing: bytes[offset..<end])
+    }
+
+    /// The next life's bytes, or `nil` at the end of the file.
+    mutating func frame() throws(RunState.Failure) -> UnsafeRawBufferPointer? {
+        guard offset < bytes.count else { return nil }
+        guard bytes.count - offset >= 4 else {
+            throw RunState.Failure(description: "\(path): the state file is cut short")
+        }
+        var length = 0
+        for index in 0..<4 { length |= Int(bytes[offset + index]) << (8 * index) }
+        let start = offset + 4
+        guard bytes.count - start >= length else {
+            throw RunState.Failure(description: "\(path): the state file is cut short")
+        }
+        offset = start + length
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<offset])
     }
 }

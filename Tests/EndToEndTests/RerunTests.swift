@@ -217,7 +217,9 @@ struct RerunTests {
         let state = folder.appendingPathComponent("open.state").path
         let run = try CommandRunner.run(["--out", folder.appendingPathComponent("out").path, "--state", state] + paths)
         #expect(run.status == 0, "\(run.standardError)")
-        let header = try String(contentsOfFile: state, encoding: .utf8).prefix { $0 != "\n" }
+        // The first line is text; the lives after it are binary.
+        let contents = try Data(contentsOf: URL(fileURLWithPath: state))
+        let header = String(decoding: contents.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         var expected = ""
         for path in paths {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))

@@ -213,14 +213,25 @@ struct StreamingTests {
                 }
             }
             firstRun.handOverPending { reports.append($0) }
-            let saved = try firstRun.openLives.map { try encoder.encode($0) }
+            // As a state file keeps them (`StateEncoder`).
+            func encoded(_ lives: [ReplayEngine.OpenLife]) throws -> [[UInt8]] {
+                try lives.map { life in
+                    var bytes: [UInt8] = []
+                    try StateEncoder().encode(life, into: &bytes)
+                    return bytes
+                }
+            }
+            let saved = try encoded(firstRun.openLives)
             var secondRun = ReplayEngine(options: options)
-            let decoder = JSONDecoder()
+            var decoder = StateDecoder()
             decoder.userInfo[ReplayEngine.RestoredLife.contextKey] = secondRun.restoringContext
-            for life in saved { secondRun.restore(try decoder.decode(ReplayEngine.RestoredLife.self, from: life)) }
+            for life in saved {
+                secondRun.restore(
+                    try life.withUnsafeBytes { try decoder.decode(ReplayEngine.RestoredLife.self, from: $0) })
+            }
             secondRun.resume(frontier: firstRun.frontier)
             // The restored lives write the same state again.
-            #expect(try secondRun.openLives.map { try encoder.encode($0) } == saved, "cut \(cut)")
+            #expect(try encoded(secondRun.openLives) == saved, "cut \(cut)")
             for (index, record) in records[cut...].enumerated() {
                 if case .replayed(let due) = secondRun.add(record, at: SourcePosition(fileRank: 1, line: index + 1)) {
                     reports += due
