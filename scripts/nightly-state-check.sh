@@ -13,7 +13,8 @@
 # - replays them night by night, each night's 24 files with `--state STATE --out OUT/nightN
 #   --quiet`, then `--state STATE --finish` with no input, and once more all the files in one
 #   run without a state;
-# - prints a table, a row per night: the state file's size, the rows written (playbacks.csv,
+# - prints a table, a row per night: the state file's size without its header (the inputs
+#   consumed, reported apart: they grow by a night's files every night), the rows written (playbacks.csv,
 #   vp_sessions.csv, marconi_items.csv), the lives and open rows run.json says were carried
 #   over, the wall time and peak memory (/usr/bin/time);
 # - fails (exit 1) when
@@ -137,11 +138,11 @@ mkdir -p "$work/out"
 log "replaying night by night with $bin"
 for ((night = 1; night <= nights; night++)); do
     replay "night$night" "$work/out/night$night" --state "$state" "${files[@]:$(((night - 1) * 24)):24}"
-    echo "night$night $(stat -c %s "$state")" >>"$work/sizes.tsv"
+    echo "night$night $(stat -c %s "$state") $(head -n 1 "$state" | wc -c)" >>"$work/sizes.tsv"
     log "night $night: state $(stat -c %s "$state") bytes, $(tail -n 1 "$work/runs.tsv" | cut -d' ' -f3) s"
 done
 replay finish "$work/out/finish" --state "$state" --finish
-[ ! -f "$state" ] || echo "finish $(stat -c %s "$state")" >>"$work/sizes.tsv"
+[ ! -f "$state" ] || echo "finish $(stat -c %s "$state") $(head -n 1 "$state" | wc -c)" >>"$work/sizes.tsv"
 log "replaying the $((24 * nights)) files in one run"
 replay all "$work/out/all" "${files[@]}"
 
@@ -247,13 +248,16 @@ with open(os.path.join(work, "runs.tsv")) as handle:
     for line in handle:
         label, status, seconds, kib = line.split()
         runs[label] = (int(status), float(seconds), int(kib))
-sizes = {}
+# The state's size without its header, whose list of the inputs consumed (kept to refuse
+# reruns, about 110 bytes an input) grows by a night's files every night: reported apart.
+sizes, headers = {}, {}
 with open(os.path.join(work, "sizes.tsv")) as handle:
     for line in handle:
-        label, size = line.split()
-        sizes["finish" if label == "finish" else int(label[5:])] = int(size)
+        label, size, header = line.split()
+        night = "finish" if label == "finish" else int(label[5:])
+        sizes[night], headers[night] = int(size) - int(header), int(header)
 
-print("| night | state bytes | rows | lives carried | open playbacks | open sessions | open items | seconds | peak MB |")
+print("| night | state bytes (lives) | rows | lives carried | open playbacks | open sessions | open items | seconds | peak MB |")
 print("|---|---|---|---|---|---|---|---|---|")
 union = {report: Counter() for report in reports}
 late_rows, carried_rows, delayed, lives = 0, 0, Counter(), {}
@@ -323,6 +327,7 @@ if nights >= 6:
           f"(night {high}), +{spread:.1f}%, while the lives carried went from {fewest} to {most} "
           f"(+{100 * (most - fewest) / max(fewest, 1):.1f}%); at equal lives it grows by {per_night:+.0f} bytes a "
           f"night, {trend:+.1f}% from night 5 to {nights}")
+    print(f"inputs consumed (the header): {headers[5]} bytes on night 5, {headers[nights]} on night {nights}")
     if flatness == "range":
         measured, what = spread, f"largest {spread:.1f}% above smallest"
     else:
