@@ -26,7 +26,7 @@ public final class ReplayTracker: Tracker {
     public var latest: Attributes { suppliedAttributes.all }
 
     /// Keeps the attributes of the latest loaded record: a hub may read them when another
-    /// tracker emits (``HubCoreAds`` reads the content tracker's `position`).
+    /// tracker emits (`HubCoreAds` reads the content tracker's `position`).
     public func encodeState(to encoder: any Encoder) throws {
         try SortedAttributes(suppliedAttributes.all).encode(to: encoder)
     }
