@@ -15,9 +15,10 @@ struct LifeOutputs {
 /// records as they come, from its first record until it is forgotten after the idle gap or
 /// the input ends.
 ///
-/// A life holds no records but those waiting for its next burst: its state machines, the rows they are building (only the open ones: a row made final is handed
-/// over at the record that made it so, see ``takeFinalRows(into:)``), the outputs not handed
-/// over yet, and with `--group-by` its open rows' metrics aggregated by bucket.
+/// A life holds no records but those waiting for its next burst: its state machines, the
+/// rows they are building (only the open ones: a row made final is handed over at the record
+/// that made it so, see ``takeFinalRows(into:)``), the outputs not handed over yet, and with
+/// `--group-by` its open rows' metrics aggregated by bucket.
 ///
 /// Each system's life is a subclass that holds its state machines in place, with the records
 /// waiting for them: ``InstrumentLife``, ``AppLife``, ``PlayerLife``. A life replays its records

@@ -33,7 +33,7 @@ struct PlaybackRecorder {
         self.groupAttributes = groupAttributes
     }
 
-    /// An open row: its number, the row, and what its next events are measured against.
+    /// An open row: its number, the row, and its current bitrate and start.
     fileprivate struct OpenRow {
         var row: Int
         var summary: PlaybackSummary

@@ -183,8 +183,8 @@ public struct ReplayEngine {
     }
 
     /// What restoring a life needs from the engine: its options (the components to make) and
-    /// its table of actions. Used on the engine's thread only.
-    package final class RestoringContext: @unchecked Sendable {
+    /// its table of actions.
+    package final class RestoringContext {
         fileprivate let options: SharedReplayOptions
         fileprivate let actionCodes: ActionCodes
 
