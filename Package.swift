@@ -71,14 +71,15 @@ let package = Package(
         .target(name: "EventLog", dependencies: ["EventModel", gzipCodec, "CSimdjson"], swiftSettings: gzipSettings),
         .target(name: "CMallocTuning"),
         .target(name: "CWriteback"),
+        .target(name: "CExchange"),
         .target(name: "CMemoryHints"),
         .target(name: "MetricsPush", dependencies: [gzipCodec], swiftSettings: gzipSettings),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayApp",
             dependencies: [
-                "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CMemoryHints",
-                "ReportDiff", .product(name: "HeapModule", package: "swift-collections"),
+                "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CExchange",
+                "CMemoryHints", "ReportDiff", .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(

@@ -45,15 +45,15 @@ replay "$work/a.err" --quiet --metrics events --out "$work/a" --influx "$influx"
 check status_is "$status" 0
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/a/metrics.influx"
 check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/a/metrics.graphite"
-check test ! -d "$work/a/spool"
+check test ! -d "$work/a.spool"
 
 # 2. InfluxDB down: the batches go to the spool, exit 5; back up: flush delivers them once.
 influx_stop
 replay "$work/b.err" --quiet --out "$work/b" --influx "$influx" samples/*.jsonl.gz
 check status_is "$status" 5
-check grep -q "kept in $work/b/spool" "$work/b.err"
+check grep -q "kept in $work/b.spool" "$work/b.err"
 check grep -q "the server was unreachable: " "$work/b.err"
-check test -n "$(ls "$work/b/spool"/*.influx 2>/dev/null)"
+check test -n "$(ls "$work/b.spool"/*.influx 2>/dev/null)"
 # Down, and the spool cannot be written (its folder is under a file): the batches are lost,
 # exit 7, and said so.
 touch "$work/not-a-folder"
@@ -73,12 +73,12 @@ else
     echo "integration: no tmpfs can be mounted here: the full-disk spool is not checked" >&2
 fi
 influx_start
-replay "$work/flush.err" flush --spool "$work/b/spool" --influx "$influx"
+replay "$work/flush.err" flush --spool "$work/b.spool" --influx "$influx"
 check status_is "$status" 0
-check test -z "$(ls "$work/b/spool"/*.influx 2>/dev/null)"
+check test -z "$(ls "$work/b.spool"/*.influx 2>/dev/null)"
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
 # Flushing an empty spool sends nothing twice.
-"$bin" flush --quiet --spool "$work/b/spool" --influx "$influx"
+"$bin" flush --quiet --spool "$work/b.spool" --influx "$influx"
 check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
 
 # 2b. A write URL without a database is a usage error before any work; a database that does
@@ -91,11 +91,11 @@ later_db=avt_created_later
 replay "$work/missing.err" --quiet --out "$work/missing" --influx "$(influx_url)/write?db=$later_db" samples/*.jsonl.gz
 check status_is "$status" 5
 check grep -q "database not found" "$work/missing.err"
-check test -n "$(ls "$work/missing/spool"/*.influx 2>/dev/null)"
+check test -n "$(ls "$work/missing.spool"/*.influx 2>/dev/null)"
 curl -sS --max-time 30 -XPOST "$(influx_url)/query" --data-urlencode "q=CREATE DATABASE $later_db" >/dev/null
-replay "$work/flush2.err" flush --spool "$work/missing/spool" --influx "$(influx_url)/write?db=$later_db"
+replay "$work/flush2.err" flush --spool "$work/missing.spool" --influx "$(influx_url)/write?db=$later_db"
 check status_is "$status" 0
-check test -z "$(ls "$work/missing/spool"/*.influx 2>/dev/null)"
+check test -z "$(ls "$work/missing.spool"/*.influx 2>/dev/null)"
 check python3 scripts/integration-check.py influx "$(influx_url)" "$later_db" "$work/missing/metrics.influx"
 
 # 3. A field type conflict: InfluxDB refuses the batch's StartTime lines and keeps the rest;
@@ -107,7 +107,7 @@ replay "$work/c.err" --quiet --metrics events --out "$work/c" --influx "$influx"
 check status_is "$status" 5
 check grep -q 'field type conflict' "$work/c.err"
 check grep -q '^  avt_openavt,tracker=.*StartTime=' "$work/c.err"
-check test -n "$(ls "$work/c/spool"/*.influx 2>/dev/null)"
+check test -n "$(ls "$work/c.spool"/*.influx 2>/dev/null)"
 plays=$(grep -c ' NumPlays=' "$work/c/metrics.influx")
 stored=$(influx_query "$INFLUX_DB" 'SELECT count("NumPlays") FROM avt_openavt' \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["results"][0]["series"][0]["values"][0][1])')
@@ -131,9 +131,9 @@ printf 'wrong\n' > "$work/wrong-token"
 replay "$work/v2bad.err" --quiet --out "$work/v2bad" --influx "$v2_url" --influx-secret-file "$work/wrong-token" samples/*.jsonl.gz
 check status_is "$status" 5
 check grep -q "HTTP 401" "$work/v2bad.err"
-check test -n "$(ls "$work/v2bad/spool"/*.influx 2>/dev/null)"
+check test -n "$(ls "$work/v2bad.spool"/*.influx 2>/dev/null)"
 printf 's3cret\n' > "$work/token"
-replay "$work/v2flush.err" flush --spool "$work/v2bad/spool" --influx "$v2_url" --influx-secret-file "$work/token"
+replay "$work/v2flush.err" flush --spool "$work/v2bad.spool" --influx "$v2_url" --influx-secret-file "$work/token"
 check status_is "$status" 0
 check cmp <(sort "$work/v2/metrics.influx" "$work/v2bad/metrics.influx") <(sort "$work/v2.lines")
 # A server that closes the connection in the middle of a batch: the batch is sent again, and

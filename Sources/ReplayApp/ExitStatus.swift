@@ -20,6 +20,8 @@ package enum ExitStatus: Int32 {
     /// No input could be read (every file missing, unreadable, a directory or not gzip): no
     /// report was written, the previous ones and the state are unchanged.
     case noInput = 6
+    /// Another run holds the report folder or the state file: nothing was written.
+    case busy = 8
 
     /// The status's name in `run.json`.
     package var name: String {
@@ -32,6 +34,7 @@ package enum ExitStatus: Int32 {
         case .metricsKept: "metricsKept"
         case .noInput: "noInput"
         case .metricsLost: "metricsLost"
+        case .busy: "busy"
         }
     }
 }

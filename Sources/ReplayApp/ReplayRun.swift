@@ -23,11 +23,16 @@ package struct ReplayRun {
     var quiet: Bool
     /// Draw the progress line on a terminal.
     var showsProgress = true
+    /// Files written into the report set besides the reports, by name (`check --record`'s
+    /// options).
+    var extraFiles: [(name: String, bytes: [UInt8])] = []
 
     package init(
         arguments: ReplayConfiguration, out: String, state: String? = nil, finish: Bool = false,
-        replaceRun: Bool = false, shard: Shard? = nil, quiet: Bool, showsProgress: Bool = true
+        replaceRun: Bool = false, shard: Shard? = nil, quiet: Bool, showsProgress: Bool = true,
+        extraFiles: [(name: String, bytes: [UInt8])] = []
     ) {
+        self.extraFiles = extraFiles
         self.arguments = arguments
         self.out = out
         self.state = state
@@ -38,34 +43,66 @@ package struct ReplayRun {
         self.showsProgress = showsProgress
     }
 
-    /// Replays and writes the reports (and the state). Returns ``ExitStatus/success`` or
-    /// ``ExitStatus/inputSkipped`` when the reports were written; ``ExitStatus/outputFailed``
-    /// or ``ExitStatus/inputFailed`` (with the reason printed) when nothing was.
-    package func execute() -> (status: ExitStatus, counts: RunCounts) {
+    /// Replays, and publishes the reports (``ReportFolder``); with `--state`, leaves the new
+    /// state staged for ``RunOutcome/commitState()``, which the caller calls once the metrics
+    /// are delivered or kept. The outcome holds the report folder's and the state's locks
+    /// until ``RunOutcome/end()``.
+    package func execute() -> RunOutcome {
+        let folder: ReportFolder
+        do {
+            folder = try ReportFolder(path: out)
+        } catch {
+            printError("avt-replay: \(error)")
+            return RunOutcome(status: error.isBusy ? .busy : .outputFailed)
+        }
+        var stateFile: StateFile?
+        if let state {
+            do {
+                stateFile = try StateFile(path: state)
+            } catch {
+                printError("avt-replay: \(error)")
+                folder.discard()
+                // Refused for another run's state, a run writes nothing, not even its run.json.
+                return error.isHeld ? RunOutcome(status: .busy) : RunOutcome(status: .outputFailed, folder: folder)
+            }
+        }
+        let outcome = replay(into: folder, state: stateFile)
+        if !outcome.published {
+            stateFile?.discard()
+            folder.discard()
+        }
+        return outcome
+    }
+
+    /// Replays into the folder's new set, and publishes it when the run succeeds.
+    private func replay(into folder: ReportFolder, state stateFile: StateFile?) -> RunOutcome {
         // With a state and without --finish, what is open at the end is kept for the next run.
         let keepsOpen = state != nil && !finish
         let options = arguments.replayOptions
         let inputs = ReplayConfiguration.inputOrder(arguments.files)
+        func failed(_ status: ExitStatus, _ counts: RunCounts = RunCounts()) -> RunOutcome {
+            RunOutcome(status: status, counts: counts, folder: folder)
+        }
         var plan: StatePlan?
         if let state {
             do {
                 plan = try StatePlan(state: state, inputs: inputs, replaceRun: replaceRun)
             } catch {
                 printError("avt-replay: \(error)")
-                return (.inputFailed, RunCounts())
+                return failed(.inputFailed)
             }
         }
         let reports: ReportSet
         do {
             reports = try ReportSet(
-                folder: out, withTrace: options.includeTrace, prefix: arguments.prefix,
+                folder: folder.staging, withTrace: options.includeTrace, prefix: arguments.prefix,
                 bucket: options.bucket, groupBy: options.groupBy,
                 metricPoints: arguments.metricPoints,
                 window: arguments.window,
                 sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) })
         } catch {
             printError("avt-replay: \(error)")
-            return (.outputFailed, RunCounts())
+            return failed(.outputFailed)
         }
         var engine = ReplayEngine(options: options, shard: shard ?? .all)
         var merge = EventTimeMerge(inputs: inputs.count, maxLateness: arguments.maxLateness)
@@ -86,7 +123,7 @@ package struct ReplayRun {
             } catch {
                 printError("avt-replay: \(error); no reports were written, the state file is unchanged")
                 reports.discard()
-                return (.inputFailed, RunCounts())
+                return failed(.inputFailed)
             }
         }
         let pipeline = ReplayPipeline(reports: reports)
@@ -148,7 +185,7 @@ package struct ReplayRun {
             printError(
                 "avt-replay: failed (no input could be read); no reports were written, the previous ones are unchanged")
             reports.discard()
-            return (.noInput, counts)
+            return failed(.noInput, counts)
         }
         if (arguments.strict && counts.problems > 0) || !filesOverLimit.isEmpty {
             let why =
@@ -157,47 +194,42 @@ package struct ReplayRun {
                 : "too many rejected or late lines in \(filesOverLimit.joined(separator: ", "))"
             printError("avt-replay: failed (\(why)); no reports were written, the previous ones are unchanged")
             reports.discard()
-            return (.inputFailed, counts)
+            return failed(.inputFailed, counts)
         }
         // The state is written beside its file before anything is published: a life that cannot
         // be kept (a custom component that cannot save its state) fails the run with the
         // previous reports and state as they were.
-        var stateWriter: ReportWriter?
-        do {
-            if let state {
-                let writer = try ReportWriter(path: state)
-                stateWriter = writer
-                do {
-                    try RunState.write(saved, into: writer)
-                } catch {
-                    printError(
-                        "avt-replay: failed (\(error)); no reports were written, the previous ones and the state are "
-                            + "unchanged")
-                    writer.discard()
-                    reports.discard()
-                    return (.inputFailed, counts)
-                }
-                try writer.stage()
+        if let stateFile {
+            do {
+                try stateFile.stage(saved)
+            } catch let error as RunState.Failure {
+                printError(
+                    "avt-replay: failed (\(error)); no reports were written, the previous ones and the state are "
+                        + "unchanged")
+                reports.discard()
+                return failed(.inputFailed, counts)
+            } catch {
+                printError(
+                    "avt-replay: \(error); no reports were written, the previous ones and the state are unchanged")
+                reports.discard()
+                return failed(.outputFailed, counts)
             }
-            // Published last, after the state: a run whose state cannot be written leaves the
-            // previous reports as they were. Killed after the state and before the reports, a run
-            // leaves a state that has consumed its inputs: `--replace-run` replays it.
-            try reports.stage(provenance: provenance(counts))
-            KillPoint.staged.reach()
-            if let state, let plan, let stateWriter {
-                // The state replaced is kept first: a crash between the two leaves both usable.
-                if !plan.replacesLastRun { try RunState.keepPrevious(of: state) }
-                try stateWriter.publish()
-                KillPoint.stateWritten.reach()
-            }
-            try reports.publish()
-        } catch {
-            printError("avt-replay: \(error)")
-            stateWriter?.discard()
-            reports.discard()
-            return (.outputFailed, counts)
         }
-        return (counts.problems == 0 ? .success : .inputSkipped, counts)
+        do {
+            try reports.stage(provenance: provenance(counts))
+            try reports.publish()
+            for (name, bytes) in extraFiles {
+                try AtomicFile.write(bytes, to: (folder.staging as NSString).appendingPathComponent(name))
+            }
+            try folder.publish()
+        } catch {
+            printError("avt-replay: \(error); no reports were written, the previous ones and the state are unchanged")
+            reports.discard()
+            return failed(.outputFailed, counts)
+        }
+        return RunOutcome(
+            status: counts.problems == 0 ? .success : .inputSkipped, counts: counts, folder: folder,
+            state: stateFile, replacesLastRun: plan?.replacesLastRun ?? false)
     }
 
     /// The foot of `report.html`: the inputs by file name (without their folders, so that the

@@ -43,7 +43,6 @@ package final class ReportSet {
     /// The files written whole at the end (``stage()``), waiting to be published.
     private var stagedFiles: [ReportWriter] = []
     private let statePath: String
-    private let indexPath: String
 
     /// What a sharded run (`--shard K/N`) adds to its reports for `merge`.
     package struct Sharding {
@@ -93,9 +92,8 @@ package final class ReportSet {
         self.metricPoints = metricPoints
         self.sharding = sharding
         statePath = path(Self.stateName)
-        indexPath = path(Self.indexName)
         if sharding != nil {
-            let index = try ReportWriter(path: indexPath)
+            let index = try ReportWriter(path: path(Self.indexName))
             index.append(SessionsIndex.header())
             self.index = index
         } else {
@@ -288,10 +286,8 @@ package final class ReportSet {
         }
     }
 
-    /// Renames every staged file over its target, the reports first and `rejects.jsonl` last;
-    /// a run that is not sharded then removes the `sessions.index` and `summary.state` an
-    /// earlier sharded run left in the folder, so that `merge` cannot take its reports for a
-    /// shard's.
+    /// Renames every staged file to its name in the set's folder, the reports first and
+    /// `rejects.jsonl` last (``ReportFolder`` then puts the folder in place of the previous set).
     func publish() throws(AtomicFile.WriteError) {
         var writers = stagedFiles + sessionFiles.compactMap { $0 }
         if let index { writers.append(index) }
@@ -299,10 +295,6 @@ package final class ReportSet {
             try writer.publish()
         }
         stagedFiles = []
-        if sharding == nil {
-            unlink(statePath)
-            unlink(indexPath)
-        }
     }
 
     /// Writes `bytes` to a staged file for `path`.

@@ -30,6 +30,7 @@ final class ReportWriter {
     init(path: String) throws(AtomicFile.WriteError) {
         self.path = path
         temporaryPath = path + ".tmp-" + String(getpid())
+        DiskStep.reach("create \(temporaryPath)")
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
@@ -89,6 +90,7 @@ final class ReportWriter {
     func publish() throws(AtomicFile.WriteError) {
         guard staged else { return }
         staged = false
+        DiskStep.reach("rename \(temporaryPath) to \(path)")
         if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)

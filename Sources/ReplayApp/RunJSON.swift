@@ -31,7 +31,7 @@ package struct RunJSON {
     var reportsWritten: Bool {
         switch status {
         case .success, .inputSkipped, .metricsKept, .metricsLost: true
-        case .usage, .outputFailed, .inputFailed, .noInput: false
+        case .usage, .outputFailed, .inputFailed, .noInput, .busy: false
         }
     }
 

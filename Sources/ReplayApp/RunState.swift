@@ -22,8 +22,8 @@ import ReportEncoding
 /// length and its state machines and open rows in ``StateEncoder``'s binary form
 /// (``ReplayEngine/OpenLife``; docs/time.md lists what each keeps).
 ///
-/// Each save first keeps the state it replaces as `FILE.previous` (``keepPrevious(of:)``),
-/// from which `--replace-run` replays the last run again.
+/// ``StateFile`` writes it, keeping the state it replaces as `FILE.previous`, from which
+/// `--replace-run` replays the last run again.
 enum RunState {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -206,20 +206,6 @@ enum RunState {
         }
         guard let header else { throw RunState.badHeader(path) }
         return try header.get()
-    }
-
-    /// Where the state a save replaces is kept: `FILE.previous`.
-    static func previousPath(of path: String) -> String { path + ".previous" }
-
-    /// Keeps the state at `path` as ``previousPath(of:)``, whole or not at all, before a save
-    /// replaces it: a copy of the file, or an empty state when there is none yet.
-    static func keepPrevious(of path: String) throws(AtomicFile.WriteError) {
-        let previous = previousPath(of: path)
-        if FileManager.default.fileExists(atPath: path) {
-            try AtomicFile.copy(path, to: previous)
-        } else {
-            try save(Saved(frontier: nil), to: previous)
-        }
     }
 
     /// State files hold long lines: the header lists every input consumed.

@@ -1,7 +1,7 @@
 /// What a run with `--state` starts from, decided before anything is written: the state file
 /// to resume, and the inputs it already consumed. A rerun (an input the state consumed
 /// already) is refused, unless `--replace-run` replays the last run again from the state
-/// before it (``RunState/previousPath(of:)``).
+/// before it (``StateFile/previousPath(of:)``).
 struct StatePlan {
     /// The state file resumed: `--state`'s own, or the one before it to replace the last run.
     var resumed: String
@@ -35,7 +35,7 @@ struct StatePlan {
                 description: "\(Self.list(reruns)) already replayed into \(state) (a rerun); nothing was written. "
                     + "Give --replace-run to replay the last run again.")
         }
-        let previous = RunState.previousPath(of: state)
+        let previous = StateFile.previousPath(of: state)
         let before: RunState.Header?
         do {
             before = try RunState.header(at: previous)

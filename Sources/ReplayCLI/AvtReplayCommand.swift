@@ -46,7 +46,7 @@ struct AvtReplayCommand: ParsableCommand {
                 --vp-middleware metrics=skip-name:debugScreen logs/*.gz
               avt-replay --influx 'http://127.0.0.1:8086/write?db=telemetry' \\
                 --graphite 127.0.0.1:2003 logs/*.gz
-              avt-replay flush --spool reports/spool \\
+              avt-replay flush --spool reports.spool \\
                 --influx 'http://127.0.0.1:8086/write?db=telemetry'
               avt-replay check --expect expected/ --trace --trace-rejected \\
                 recorded/*.jsonl.gz

@@ -98,8 +98,11 @@ struct CheckCommand: ParsableCommand {
             writeJUnit(JUnitReport.failedReplay(expect: expect, reason: "the options differ from the recorded ones"))
             return ExitStatus.usage.exitCode
         }
-        let (status, _) = ReplayRun(arguments: arguments.configuration, out: folder, quiet: true).execute()
-        guard status == .success || status == .inputSkipped else {
+        let replayed = (folder as NSString).appendingPathComponent("reports")
+        let outcome = ReplayRun(arguments: arguments.configuration, out: replayed, quiet: true).execute()
+        outcome.end()
+        let status = outcome.status
+        guard outcome.published else {
             writeJUnit(
                 JUnitReport.failedReplay(
                     expect: expect, reason: "the replay failed with exit status \(status.rawValue)"))
@@ -107,7 +110,7 @@ struct CheckCommand: ParsableCommand {
         }
         let produced: ReportFiles
         do {
-            produced = try ReportFiles(folder: folder)
+            produced = try ReportFiles(folder: replayed)
         } catch {
             printError("avt-replay: cannot read the replay's reports: \(error)")
             return ExitStatus.outputFailed.exitCode
@@ -127,30 +130,18 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
-    /// Replays into the expected folder as `replay --out` does: every file is written to a
-    /// temporary name and renamed over the old one only when the replay succeeded. A report
-    /// file the replay no longer writes (`events.jsonl` without `--trace`) is removed after.
+    /// Replays into the expected folder as `replay --out` does: the folder is replaced whole
+    /// (``ReportFolder``), with the options the replay was made with, only when the replay
+    /// succeeded.
     private func recordReports() -> ExitCode {
-        let (status, counts) = ReplayRun(arguments: replay.configuration, out: expect, quiet: true).execute()
-        guard status == .success || status == .inputSkipped else { return status.exitCode }
-        let trace = (expect as NSString).appendingPathComponent(ReportFile.trace.name)
-        if !replay.writesTrace && FileManager.default.fileExists(atPath: trace) {
-            do {
-                try FileManager.default.removeItem(atPath: trace)
-            } catch {
-                printError("avt-replay: cannot remove \(trace), which this replay does not write: \(error)")
-                return ExitStatus.outputFailed.exitCode
-            }
-        }
-        do {
-            try AtomicFile.write(
-                Self.optionsFile(replay.options), to: (expect as NSString).appendingPathComponent(Self.optionsName))
-        } catch {
-            printError("avt-replay: cannot write the options beside the reports: \(error)")
-            return ExitStatus.outputFailed.exitCode
-        }
+        let outcome = ReplayRun(
+            arguments: replay.configuration, out: expect, quiet: true,
+            extraFiles: [(Self.optionsName, Self.optionsFile(replay.options))]
+        ).execute()
+        outcome.end()
+        guard outcome.published else { return outcome.status.exitCode }
         var text = "avt-replay check: recorded the replay's reports in \(expect)"
-        if counts.problems > 0 { text += " (with \(counts.problems) input problems, in rejects.jsonl)" }
+        if outcome.counts.problems > 0 { text += " (with \(outcome.counts.problems) input problems, in rejects.jsonl)" }
         print(text)
         return .success
     }

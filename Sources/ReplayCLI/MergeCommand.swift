@@ -36,6 +36,7 @@ struct MergeCommand: ParsableCommand {
         if shards.contains(where: { URL(fileURLWithPath: $0).standardizedFileURL.path == target }) {
             throw ValidationError("--out must not be one of the shard folders: merge into a folder of its own.")
         }
+        try push.validate(besideReportsIn: out)
     }
 
     func run() throws {
@@ -51,15 +52,25 @@ struct MergeCommand: ParsableCommand {
             printError("avt-replay merge: \(error); nothing was written")
             return .inputFailed
         }
+        let folder: ReportFolder
+        do {
+            folder = try ReportFolder(path: out)
+        } catch {
+            printError("avt-replay merge: \(error)")
+            return error.isBusy ? .busy : .outputFailed
+        }
+        // The lock is held until the metrics are pushed.
+        defer { withExtendedLifetime(folder) {} }
         let reports: ReportSet
         do {
             reports = try ReportSet(
-                folder: out, withTrace: merger.trace, prefix: merger.prefix, bucket: merger.bucket,
+                folder: folder.staging, withTrace: merger.trace, prefix: merger.prefix, bucket: merger.bucket,
                 groupBy: merger.groupBy,
                 metricPoints: MetricPoints(
                     influxAggregates: merger.aggregate, graphiteAggregates: merger.graphiteAggregate))
         } catch {
             printError("avt-replay merge: \(error)")
+            folder.discard()
             return .outputFailed
         }
         let merged: (sessions: Int, hasRejects: Bool)
@@ -67,12 +78,15 @@ struct MergeCommand: ParsableCommand {
             merged = try merger.merge(into: reports)
         } catch {
             printError("avt-replay merge: \(error); nothing was written")
+            folder.discard()
             return .inputFailed
         }
         do {
             try reports.commit(provenance: merger.provenance)
+            try folder.publish()
         } catch {
             printError("avt-replay merge: \(error)")
+            folder.discard()
             return .outputFailed
         }
         let pushed = push.isEnabled ? push.push(fromFolder: out, quiet: quiet).result : .delivered

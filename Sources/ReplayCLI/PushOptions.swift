@@ -27,7 +27,7 @@ struct PushOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Where batches that could not be delivered are kept until a later run or flush (default: <out>/spool).",
+            "Where batches that could not be delivered are kept until a later run or flush (default: <out>.spool, beside the reports).",
             valueName: "dir"))
     var spool: String?
 
@@ -46,6 +46,18 @@ struct PushOptions: ParsableArguments {
         }
         if let graphite, GraphiteSink(address: graphite) == nil {
             throw ValidationError("--graphite must be HOST:PORT, such as 127.0.0.1:2003.")
+        }
+    }
+
+    /// Refuses a `--spool` inside the report folder, which each run replaces whole.
+    func validate(besideReportsIn out: String) throws {
+        guard let spool else { return }
+        let folder = URL(fileURLWithPath: out).standardizedFileURL.path
+        let kept = URL(fileURLWithPath: spool).standardizedFileURL.path
+        if kept == folder || kept.hasPrefix(folder + "/") {
+            throw ValidationError(
+                "--spool \(spool) is inside --out \(out), which each run replaces whole: keep the spool beside it "
+                    + "(the default, \(ReportFolder.defaultSpool(of: out))).")
         }
     }
 
@@ -80,7 +92,7 @@ struct PushOptions: ParsableArguments {
     /// Sends what the spool kept, then the folder's metric files (none when `folder` is nil),
     /// printing what happened to them and why.
     func push(fromFolder folder: String?, quiet: Bool) -> (result: PushResult, sinks: [PushSinkSummary]) {
-        let spool = Spool(directory: spool ?? ((folder ?? "reports") as NSString).appendingPathComponent("spool"))
+        let spool = Spool(directory: spool ?? ReportFolder.defaultSpool(of: folder ?? "reports"))
         var result = PushResult.delivered
         var summaries: [PushSinkSummary] = []
         for (sink, file) in sinks {

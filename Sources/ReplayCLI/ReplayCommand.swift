@@ -61,6 +61,7 @@ struct ReplayCommand: ParsableCommand {
                 "'\(first)' is neither a file nor a subcommand ("
                     + AvtReplayCommand.subcommandNames.joined(separator: ", ") + ").")
         }
+        try push.validate(besideReportsIn: out)
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run ends its lives at the end.")
         }
@@ -106,26 +107,52 @@ struct ReplayCommand: ParsableCommand {
         let clock = ContinuousClock()
         let started = clock.now
         for warning in replay.warnings where quiet < 2 { printError("avt-replay: \(warning)") }
-        let (status, counts) = ReplayRun(
+        let outcome = ReplayRun(
             arguments: replay.configuration, out: out, state: state, finish: finish, replaceRun: replaceRun,
             shard: shard?.shard,
             quiet: quiet >= 2, showsProgress: quiet == 0
         )
         .execute()
+        // The locks are held until run.json is written.
+        defer { outcome.end() }
         func seconds() -> Double {
             let elapsed = (clock.now - started).components
             return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
         }
-        if status == .outputFailed || status == .inputFailed || status == .noInput {
-            writeSummary(
-                RunJSON(status: status, counts: counts, output: out, state: state, pushes: [], seconds: seconds()))
-            return status
+        let counts = outcome.counts
+        guard outcome.published else {
+            // A run refused because another one holds the folder writes nothing into it.
+            if outcome.holdsFolder || summaryJSON != nil {
+                writeSummary(
+                    RunJSON(
+                        status: outcome.status, counts: counts, output: out, state: state, pushes: [],
+                        seconds: seconds()))
+            }
+            return outcome.status
         }
-        let (pushed, pushes) = push.isEnabled ? push.push(fromFolder: out, quiet: quiet > 0) : (.delivered, [])
+        let (pushed, pushes) =
+            push.isEnabled
+            ? push.push(fromFolder: out, quiet: quiet > 0) : (.delivered, [])
+        var final = pushed.status(after: outcome.status)
+        if case .lost = pushed, outcome.hasStagedState, let state {
+            // The state is not moved on: the same run again replays and pushes this night again.
+            outcome.keepPreviousState()
+            printError(
+                "avt-replay: \(state) is left as it was, so that the same run again sends the metrics lost; "
+                    + "the reports are this run's")
+        } else {
+            do {
+                try outcome.commitState()
+            } catch {
+                printError(
+                    "avt-replay: the state could not be saved (\(error)): it is the one before this run, whose "
+                        + "reports are published; run the same command again")
+                final = .outputFailed
+            }
+        }
         if quiet == 0 {
             printError(RunSummary(counts: counts, seconds: seconds(), outputFolder: out, state: state).text)
         }
-        let final = pushed.status(after: status)
         writeSummary(
             RunJSON(status: final, counts: counts, output: out, state: state, pushes: pushes, seconds: seconds()))
         return final

@@ -119,7 +119,7 @@ struct TimeWindowTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = CommandRunner.samples
         func rows(_ name: String, _ window: [String]) throws -> [Substring] {
-            let out = folder.appendingPathComponent(window.joined()).path
+            let out = folder.appendingPathComponent("out" + window.joined()).path
             #expect(try CommandRunner.run(["--out", out] + window + files).status == 0)
             return try String(contentsOfFile: out + "/" + name, encoding: .utf8).split(separator: "\n").dropFirst()
                 .map { $0 }
