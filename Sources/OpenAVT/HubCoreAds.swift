@@ -120,6 +120,8 @@ public final class HubCoreAds: Hub {
         return nil
     }
 
+    /// OpenAVT's `setInAdBreakState` and `setInAdState`: the change on every tracker the
+    /// instrument has (``TrackerState/instrumentWideFlags``).
     private func setOnAllTrackers(in instrument: Instrument, _ change: (inout TrackerState) -> Void) {
         for trackerID in instrument.trackerIDs {
             var state = instrument.state(of: trackerID)

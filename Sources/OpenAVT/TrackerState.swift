@@ -21,6 +21,22 @@ public struct TrackerState: Hashable, Sendable {
     public init() {}
 }
 
+extension TrackerState {
+    /// This state's flags that OpenAVT keeps alike on every tracker of an instrument, the
+    /// others off: `inAdBreak` and `inAd`, which ``HubCoreAds`` sets on all the instrument's
+    /// trackers at once (`OAVTHubCoreAds`' `setInAdBreakState` and `setInAdState` go over
+    /// `getTrackers()`); ``HubCore`` sets no flag so.
+    ///
+    /// A tracker the app added before `ready()` got them with the others: a replay gives a
+    /// tracker it adds after the instrument's first record those of a tracker already there.
+    package var instrumentWideFlags: TrackerState {
+        var shared = TrackerState()
+        shared.inAdBreak = inAdBreak
+        shared.inAd = inAd
+        return shared
+    }
+}
+
 /// As an instrument's state keeps it: the names of the flags that are on, in declaration order.
 extension TrackerState: Codable {
     private static let flagNames = [

@@ -4,8 +4,9 @@ import OpenAVT
 /// Replays the records of one instrument, as they come, through a real ``Instrument``.
 ///
 /// A tracker is added when a record of it first comes (with every lower id not added yet),
-/// and the instrument is then made ready again (``Instrument/ready()``), as an app that adds a
-/// tracker does.
+/// as if the app had added it before ``Instrument/ready()``: it gets the flags the hub keeps
+/// alike on every tracker (the ad break and ad flags, `TrackerState.instrumentWideFlags`)
+/// from the trackers already there, and the instrument is then made ready again.
 struct InstrumentReplay {
     let instrument: Instrument
     /// The instrument's trackers, by id.
@@ -33,11 +34,16 @@ struct InstrumentReplay {
         playbacks = PlaybackRecorder(instrument: id, groupAttributes: options.groupBy.playbackAttributes)
     }
 
-    /// Adds trackers up to `tracker`.
+    /// Adds trackers up to `tracker`, each with the instrument-wide flags of the first
+    /// tracker already there: the hub set them on every tracker, so on one added before
+    /// `ready()` too. Trackers added with the instrument's first record start fresh, as do
+    /// those added to restore a state (which then gives every tracker its saved flags).
     private mutating func addTrackers(upTo tracker: TrackerID) {
+        let shared = instrument.trackerIDs.first.map { instrument.state(of: $0).instrumentWideFlags }
         while trackers.count <= tracker {
             let replayTracker = ReplayTracker()
-            instrument.addTracker(replayTracker)
+            let trackerID = instrument.addTracker(replayTracker)
+            if let shared { instrument.setState(shared, of: trackerID) }
             trackers.append(replayTracker)
         }
         instrument.ready()
@@ -133,7 +139,8 @@ extension InstrumentReplay {
     }
 
     /// A replay as a state file kept it: an instrument made with the components of `options`,
-    /// given the same trackers, made ready, then given its state.
+    /// given the same trackers, made ready, then given its state (every tracker's flags
+    /// included, so a tracker added later takes the same flags as in one run).
     init(restoring decoder: any Decoder, id: String, scope: String, options: ReplayOptions) throws {
         self.init(id: id, scope: scope, options: options)
         let state = try decoder.container(keyedBy: CodingKeys.self)
