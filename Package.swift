@@ -15,7 +15,7 @@ let gzipSettings: [SwiftSetting] = usesZlib ? [.define("AVT_REPLAY_ZLIB")] : []
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
-/// CIsal, CSimdjson → EventLog; CIsal → MetricsPush; ReportDiff on its own; all of them →
+/// CIsal, CSimdjson → EventLog; CIsal, CCurl → MetricsPush; ReportDiff on its own; all of them →
 /// ReplayApp (a run: reading, merging, replaying, the report set, state, shards, merge) →
 /// ReplayCLI (the command line over it, a library so that other packages can build their own
 /// replay commands) → the `avt-replay` executable.
@@ -63,6 +63,9 @@ let package = Package(
             name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay"]),
         .systemLibrary(name: "CIsal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // libcurl, for InfluxDB's requests with timeouts of their own (MetricsPush/CurlPost.swift).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(
             name: "CSimdjson",
             cxxSettings: isDependency ? [] : [.unsafeFlags(["-O3"])],
@@ -73,7 +76,7 @@ let package = Package(
         .target(name: "CWriteback"),
         .target(name: "CExchange"),
         .target(name: "CMemoryHints"),
-        .target(name: "MetricsPush", dependencies: [gzipCodec], swiftSettings: gzipSettings),
+        .target(name: "MetricsPush", dependencies: [gzipCodec, "CCurl"], swiftSettings: gzipSettings),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayApp",

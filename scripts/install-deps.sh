@@ -4,8 +4,9 @@
 set -euo pipefail
 
 # libjemalloc-dev: avt-replay links jemalloc as its allocator (Package.swift).
+# libcurl4-openssl-dev: InfluxDB's requests go through libcurl (MetricsPush/CurlPost.swift).
 # chromium and fonts-dejavu-core render report.html for scripts/render-test.sh.
-packages=(libisal-dev zlib1g-dev libsimdjson-dev libjemalloc-dev time chromium fonts-dejavu-core)
+packages=(libisal-dev zlib1g-dev libsimdjson-dev libjemalloc-dev libcurl4-openssl-dev time chromium fonts-dejavu-core)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -1,16 +1,14 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Writes line protocol to InfluxDB: 1.x's `POST /write?db=...` (with `rp=`, and a user whose
 /// password comes as the secret), or 2.x's and 3.x's `POST /api/v2/write?org=...&bucket=...`
 /// (the secret is the API token). `precision=ns` is added when the URL has no precision. Bodies
 /// go gzip-compressed (`Content-Encoding: gzip`), which every InfluxDB since 1.0 accepts.
 ///
 /// A 2xx is a delivery; a 5xx or no answer is `unreachable`; any other answer is `refused`,
-/// with InfluxDB's error message (for a partial write it names the lines it dropped).
+/// with InfluxDB's error message (for a partial write it names the lines it dropped). A request
+/// that is not answered in `timeout` seconds, connecting included, is `unreachable` with
+/// `timed out after 30 s waiting for <url>`. Requests go through libcurl (``CurlPost``).
 package struct InfluxSink: MetricsSink {
     package let name = "influx"
     /// The write URL, with `precision=ns` added when it has no precision.
@@ -45,7 +43,7 @@ package struct InfluxSink: MetricsSink {
     ///   - secret: the 2.x token, or the 1.x user's password. Never in the URL: a URL with a
     ///     password (`user:password@`, `p=`) or a token is refused, so that it cannot end up in a
     ///     shell history or a process list.
-    ///   - timeout: how long a request may take, in seconds.
+    ///   - timeout: how long a whole request may take, connecting included, in seconds.
     package init(url: String, secret: String? = nil, timeout: TimeInterval = 30) throws(AddressError) {
         guard var components = URLComponents(string: url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
@@ -107,30 +105,31 @@ package struct InfluxSink: MetricsSink {
     }
 
     package func send(_ batch: [UInt8]) -> Delivery {
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.httpMethod = "POST"
+        var headers = ["Content-Type: text/plain; charset=utf-8"]
+        var body = batch
         if let compressed = GzipBody.compress(batch) {
-            request.httpBody = Data(compressed)
-            request.setValue("gzip", forHTTPHeaderField: "Content-Encoding")
-        } else {
-            request.httpBody = Data(batch)
+            body = compressed
+            headers.append("Content-Encoding: gzip")
         }
-        request.setValue("text/plain; charset=utf-8", forHTTPHeaderField: "Content-Type")
-        if let authorization { request.setValue(authorization, forHTTPHeaderField: "Authorization") }
-        let answer = Answer()
-        let done = DispatchSemaphore(value: 0)
-        let task = URLSession.shared.dataTask(with: request) { data, response, error in
-            answer.set(data: data, status: (response as? HTTPURLResponse)?.statusCode, error: error)
-            done.signal()
-        }
-        task.resume()
-        done.wait()
-        let (data, status, error) = answer.get()
-        guard let status else { return .unreachable(error.map { "\($0.localizedDescription)" } ?? "no answer") }
-        switch status {
-        case 200..<300: return .delivered
-        case 500...: return .unreachable("HTTP \(status)\(Self.message(data))")
-        default: return .refused("HTTP \(status)\(Self.message(data))")
+        if let authorization { headers.append("Authorization: " + authorization) }
+        let address = url.absoluteString
+        switch CurlPost.post(url: address, headers: headers, body: body, timeout: timeout) {
+        case .failure(.timedOut):
+            return .unreachable("timed out after \(timeoutText(timeout)) s waiting for \(address)")
+        case .failure(.cannotConnect(let reason)):
+            return .unreachable("cannot connect to \(address): \(reason)")
+        case .failure(.other(let reason)):
+            return .unreachable("\(reason) (\(address))")
+        case .success(let answer):
+            let text = Self.message(answer.body)
+            switch answer.status {
+            case 200..<300: return .delivered
+            case 500...: return .unreachable("HTTP \(answer.status)\(text)")
+            case 300..<400:
+                let target = answer.location.map { " to \($0)" } ?? ""
+                return .refused("HTTP \(answer.status): redirected\(target), which is not followed: give that URL")
+            default: return .refused("HTTP \(answer.status)\(text)")
+            }
         }
     }
 
@@ -140,29 +139,13 @@ package struct InfluxSink: MetricsSink {
     }
 
     /// InfluxDB's `{"error":"..."}`, as `: ...`.
-    private static func message(_ data: Data?) -> String {
-        guard let data, !data.isEmpty else { return "" }
-        if let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+    private static func message(_ data: [UInt8]) -> String {
+        guard !data.isEmpty else { return "" }
+        if let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any],
             let error = object["error"] as? String
         {
             return ": " + error
         }
         return ": " + String(decoding: data.prefix(500), as: UTF8.self)
     }
-}
-
-/// The completion handler's results, handed to the waiting thread.
-private final class Answer: @unchecked Sendable {
-    // Written once by the completion handler before the semaphore is signalled, read after.
-    private var data: Data?
-    private var status: Int?
-    private var error: (any Error)?
-
-    func set(data: Data?, status: Int?, error: (any Error)?) {
-        self.data = data
-        self.status = status
-        self.error = error
-    }
-
-    func get() -> (Data?, Int?, (any Error)?) { (data, status, error) }
 }

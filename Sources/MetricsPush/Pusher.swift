@@ -10,7 +10,10 @@ import Foundation
 /// `flush` delivers it once the server takes it (InfluxDB keeps one point per series and time,
 /// so the lines it took are not doubled). A spooled batch leaves the spool only when
 /// delivered. A batch neither delivered nor kept (the spool could not be written) is lost, and
-/// said so, with the reason.
+/// said so, named by its place in the push and its lines, with the reason.
+///
+/// The spool's lock (``SpoolLock``) is held for the whole push: taken at the start where the
+/// spool's folder exists, else before the first batch is kept.
 package struct Pusher {
     package let sink: any MetricsSink
     package let spool: Spool
@@ -18,6 +21,9 @@ package struct Pusher {
     package var backoff: Duration = .milliseconds(200)
     /// How to wait between tries: the command passes a real sleep, tests record the waits.
     package var wait: (Duration) -> Void
+    /// The lock to take, held by the caller over several pushes (one per server); when nil, each
+    /// push takes the spool's lock and lets it go when it ends.
+    package var lock: SpoolLock?
 
     package init(sink: any MetricsSink, spool: Spool, wait: @escaping (Duration) -> Void) {
         self.sink = sink
@@ -28,7 +34,8 @@ package struct Pusher {
     /// What happened to the batches of one push.
     package struct Outcome: Hashable, Sendable {
         package var delivered = 0
-        /// New batches kept in the spool because the server was unreachable.
+        /// New batches kept in the spool because the server was unreachable: as many as the
+        /// files this push wrote for them.
         package var spooled = 0
         /// Why the server was unreachable, when it was.
         package var unreachable: String?
@@ -37,18 +44,30 @@ package struct Pusher {
         package var refused: [String] = []
         /// Batches from the spool that were delivered and removed.
         package var flushed = 0
-        /// Batches neither delivered nor kept, each with why it could not be kept.
+        /// Batches neither delivered nor kept, each named (`batch 3 of this push (lines
+        /// 10001–15000 of metrics.influx)`) with why it could not be kept.
         package var lost: [String] = []
+        /// Why the spool's batches were not sent, when its lock could not be taken.
+        package var spoolError: String?
         package init() {}
 
         /// Whether every batch, new or spooled, reached the server.
         package var deliveredEverything: Bool { spooled == 0 && refused.isEmpty && lost.isEmpty }
     }
 
-    /// Sends the spooled batches, then `batches`.
-    package func push(_ batches: some Sequence<[UInt8]>) -> Outcome {
+    /// Sends the spooled batches, then `batches`, the lines of `source` (a file name, for the
+    /// messages naming a lost batch).
+    package func push(_ batches: some Sequence<[UInt8]>, from source: String? = nil) -> Outcome {
+        let lock = self.lock ?? SpoolLock(spool: spool)
+        defer { if self.lock == nil { lock.release() } }
         var outcome = Outcome()
-        for path in spool.pending(for: sink.name) {
+        var spooled: [String] = []
+        do {
+            if try lock.take(creatingFolder: false) { spooled = spool.pending(for: sink.name) }
+        } catch {
+            outcome.spoolError = "the batches waiting in the spool were not sent: \(error.description)"
+        }
+        for path in spooled {
             guard outcome.unreachable == nil, let data = FileManager.default.contents(atPath: path) else { break }
             switch deliver(Array(data)) {
             case .delivered:
@@ -60,7 +79,13 @@ package struct Pusher {
                 outcome.unreachable = cause
             }
         }
+        var number = 0
+        var linesBefore = 0
         for batch in batches {
+            number += 1
+            let lines = Self.lineCount(batch)
+            let firstLine = linesBefore + 1
+            linesBefore += lines
             let delivery = outcome.unreachable == nil ? deliver(batch) : .unreachable(outcome.unreachable ?? "")
             let refusal: String
             switch delivery {
@@ -74,6 +99,7 @@ package struct Pusher {
                 refusal = ""
             }
             do {
+                try lock.take(creatingFolder: true)
                 let path = try spool.keep(batch, for: sink.name)
                 if refusal.isEmpty {
                     outcome.spooled += 1
@@ -81,10 +107,19 @@ package struct Pusher {
                     outcome.refused.append("\(path) (kept): \(refusal)")
                 }
             } catch {
-                outcome.lost.append(refusal.isEmpty ? error.description : "\(refusal); \(error.description)")
+                let range = lines == 0 ? "no lines" : "lines \(firstLine)–\(linesBefore)"
+                let name = "batch \(number) of this push (\(range)\(source.map { " of " + $0 } ?? ""))"
+                outcome.lost.append("\(name): " + (refusal.isEmpty ? "" : "\(refusal); ") + error.description)
             }
         }
         return outcome
+    }
+
+    /// The lines of a batch: its line feeds, and a last line without one.
+    static func lineCount(_ batch: [UInt8]) -> Int {
+        var count = 0
+        for byte in batch where byte == 10 { count += 1 }
+        return count + (batch.last.map { $0 == 10 ? 0 : 1 } ?? 0)
     }
 
     /// The server's answer, with the lines of the batch InfluxDB names in it.

@@ -93,19 +93,30 @@ struct PushOptions: ParsableArguments {
     /// printing what happened to them and why.
     func push(fromFolder folder: String?, quiet: Bool) -> (result: PushResult, sinks: [PushSinkSummary]) {
         let spool = Spool(directory: spool ?? ReportFolder.defaultSpool(of: folder ?? "reports"))
+        // Held over every server's push, so that another run or flush from the same spool waits
+        // for all of them.
+        let lock = SpoolLock(spool: spool) { holder in
+            printError(
+                "avt-replay: waiting for the spool \(spool.directory), held by "
+                    + (holder.map { "pid \($0)" } ?? "another process") + " (another run or flush)")
+        }
+        defer { lock.release() }
         var result = PushResult.delivered
         var summaries: [PushSinkSummary] = []
         for (sink, file) in sinks {
-            let batches = folder.map {
-                LineBatches(path: ($0 as NSString).appendingPathComponent(file), lines: Self.batchLines)
+            let path = folder.map { ($0 as NSString).appendingPathComponent(file) }
+            let batches = path.map { LineBatches(path: $0, lines: Self.batchLines) }
+            var pusher = Pusher(sink: sink, spool: spool, wait: ReplayTool.current.pauseBeforeRetry)
+            pusher.lock = lock
+            let outcome = pusher.push(batches.map(AnySequence.init) ?? AnySequence([]), from: path)
+            if let problem = outcome.spoolError {
+                printError("avt-replay: \(sink.name): \(problem)")
             }
-            let pusher = Pusher(sink: sink, spool: spool, wait: ReplayTool.current.pauseBeforeRetry)
-            let outcome = pusher.push(batches.map(AnySequence.init) ?? AnySequence([]))
             for refusal in outcome.refused {
                 printError("avt-replay: \(sink.name) refused a batch: \(refusal)")
             }
             for loss in outcome.lost {
-                printError("avt-replay: \(sink.name): a batch was lost: \(loss)")
+                printError("avt-replay: \(sink.name): LOST \(loss)")
             }
             let waiting = spool.pending(for: sink.name).count
             summaries.append(
@@ -115,7 +126,7 @@ struct PushOptions: ParsableArguments {
                     unreachable: outcome.unreachable))
             if !outcome.lost.isEmpty {
                 result = .lost
-            } else if waiting > 0, case .delivered = result {
+            } else if waiting > 0 || outcome.spoolError != nil, case .delivered = result {
                 result = .kept
             }
             if !quiet || !outcome.deliveredEverything || waiting > 0 {

@@ -81,8 +81,9 @@ struct PusherTests {
         #expect(spool.pending(for: "fake").isEmpty)
     }
 
-    /// A batch the spool cannot keep (its folder cannot be made) is lost, and said so with why.
-    @Test func aBatchTheSpoolCannotKeepIsLostAndSaysWhy() throws {
+    /// Batches the spool cannot keep (its folder cannot be made) are lost, and said so, each
+    /// named by its place in the push and its lines, with why.
+    @Test func batchesTheSpoolCannotKeepAreLostEachNamedWithWhy() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("spool-file-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data("x".utf8).write(to: file)
@@ -90,12 +91,19 @@ struct PusherTests {
         let sink = ScriptedSink([.unreachable("Connection refused"), .unreachable("Connection refused")])
         var pusher = Pusher(sink: sink, spool: spool) { _ in }
         pusher.attempts = 2
-        let outcome = pusher.push([Array("x\n".utf8)])
+        let outcome = pusher.push([Array("x\ny\n".utf8), Array("z\n".utf8), Array("w".utf8)], from: "metrics.influx")
         #expect(outcome.delivered == 0)
         #expect(outcome.spooled == 0)
         #expect(outcome.unreachable == "Connection refused")
-        #expect(outcome.lost.count == 1)
-        #expect(outcome.lost.first?.contains("cannot keep a batch in") == true)
+        let reason = "cannot keep a batch in \(spool.directory): "
+        #expect(outcome.lost.count == 3)
+        #expect(
+            outcome.lost.map { $0.components(separatedBy: reason).first ?? "" } == [
+                "batch 1 of this push (lines 1–2 of metrics.influx): ",
+                "batch 2 of this push (lines 3–3 of metrics.influx): ",
+                "batch 3 of this push (lines 4–4 of metrics.influx): ",
+            ])
+        #expect(outcome.lost.allSatisfy { $0.contains(reason) })
     }
 
     @Test(arguments: [1, 2, 3, 5_000])
