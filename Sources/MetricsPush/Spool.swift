@@ -8,7 +8,7 @@ import Foundation
 /// apart).
 ///
 /// **Names that cannot collide.** A batch is written whole to a temporary file of its own,
-/// `.<sink>.<random>.tmp-<pid>`, created exclusively (`O_EXCL`) and flushed to disk; then it is
+/// `.<sink>.<n>.tmp-<pid>` (the first `n` from 1 that is free), created exclusively (`O_EXCL`) and flushed to disk; then it is
 /// hard-linked (`link(2)`) to the next sequence number, one more than the largest in the folder.
 /// A link never replaces a file: where another process took that number in the meantime, it
 /// fails (`EEXIST`) and the next number is tried. Then the temporary name is removed and the
@@ -31,6 +31,9 @@ package struct Spool: Sendable {
     /// Called with a batch's file name once it is chosen and before the file is made: tests
     /// pause a keep there, to let another process take the same name first.
     package var beforeCreating: (@Sendable (String) -> Void)?
+    /// Called before each change on disk (a file created, linked or removed), with what it is:
+    /// where the tests stop a run (`avt-replay`'s `DiskStep`).
+    package var beforeStep: (@Sendable (String) -> Void)?
 
     package init(directory: String) {
         self.directory = directory
@@ -66,6 +69,7 @@ package struct Spool: Sendable {
             let name = Self.name(sequence: sequence, sink: sink)
             path = self.path(of: name)
             beforeCreating?(name)
+            beforeStep?("link \(temporary) to \(path)")
             if link(temporary, path) == 0 { break }
             guard errno == EEXIST else {
                 let error = failure("link to \(name)")
@@ -74,6 +78,7 @@ package struct Spool: Sendable {
             }
             sequence += 1
         }
+        beforeStep?("remove \(temporary)")
         unlink(temporary)
         let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard folder >= 0 else {
@@ -92,6 +97,7 @@ package struct Spool: Sendable {
 
     /// Forgets a batch the server took.
     package func remove(_ path: String) {
+        beforeStep?("remove \(path), delivered")
         unlink(path)
     }
 
@@ -106,7 +112,7 @@ package struct Spool: Sendable {
         }
     }
 
-    /// The pid a temporary file's name ends in: `.<sink>.<random>.tmp-<pid>`.
+    /// The pid a temporary file's name ends in: `.<sink>.<n>.tmp-<pid>`.
     static func temporaryOwner(of name: String) -> pid_t? {
         guard name.first == ".", let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
         let digits = name[marker.upperBound...]
@@ -152,9 +158,11 @@ package struct Spool: Sendable {
     private func writeTemporary(_ batch: [UInt8], for sink: String) throws(KeepError) -> String {
         var temporary: String
         var descriptor: Int32
+        var number = 0
         repeat {
-            let random = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-            temporary = path(of: ".\(sink).\(random).tmp-\(getpid())")
+            number += 1
+            temporary = path(of: ".\(sink).\(number).tmp-\(getpid())")
+            beforeStep?("create \(temporary)")
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         } while descriptor < 0 && errno == EEXIST
         guard descriptor >= 0 else { throw failure("open a temporary file") }

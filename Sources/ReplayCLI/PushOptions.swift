@@ -92,7 +92,8 @@ struct PushOptions: ParsableArguments {
     /// Sends what the spool kept, then the folder's metric files (none when `folder` is nil),
     /// printing what happened to them and why.
     func push(fromFolder folder: String?, quiet: Bool) -> (result: PushResult, sinks: [PushSinkSummary]) {
-        let spool = Spool(directory: spool ?? ReportFolder.defaultSpool(of: folder ?? "reports"))
+        var spool = Spool(directory: spool ?? ReportFolder.defaultSpool(of: folder ?? "reports"))
+        spool.beforeStep = { DiskStep.reach($0) }
         // Held over every server's push, so that another run or flush from the same spool waits
         // for all of them.
         let lock = SpoolLock(spool: spool) { holder in

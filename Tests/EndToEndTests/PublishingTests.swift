@@ -111,6 +111,14 @@ struct PublishingTests {
             #expect(try files(work) == afterSecond, "\(message)")
             #expect(Self.tree(work).filter { !$0.hasPrefix("out.spool/") } == expectedTree, "\(message)")
             #expect(!Self.tree(work).contains { $0.contains(".tmp") }, "\(message)")
+            // Every batch kept is one night's metrics whole (the samples' fit in one batch).
+            let spool = work.appendingPathComponent("out.spool")
+            for name in Self.tree(spool) where name.hasSuffix(".influx") {
+                let batch = try Data(contentsOf: spool.appendingPathComponent(name))
+                #expect(
+                    [afterFirst.reports["metrics.influx"], afterSecond.reports["metrics.influx"]].contains(batch),
+                    "\(message): \(name)")
+            }
             let replaced = try night(work, second, ["--replace-run"])
             #expect(replaced.status == 5, "\(message): \(replaced.standardError)")
             #expect(try files(work) == afterSecond, "\(message)")
@@ -210,7 +218,7 @@ struct PublishingTests {
     /// Fills the file system of `folder` with one file, up to its last byte.
     static func fill(_ folder: URL) throws -> URL {
         let filler = folder.appendingPathComponent("filler")
-        FileManager.default.createFile(atPath: filler.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: filler.path, contents: nil)
         let handle = try FileHandle(forWritingTo: filler)
         defer { try? handle.close() }
         var chunk = Data(count: 64 << 10)
