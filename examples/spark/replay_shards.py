@@ -79,8 +79,11 @@ def run_shard(index, shards, binary, replay_arguments, stage):
     """
     target = os.path.join(stage, "shard-%d" % index) if stage else None
     work = tempfile.mkdtemp(prefix="avt-replay-shard-%d-" % index, dir=stage)
+    # The reports go into a folder inside the task's own, with avt-replay's workspace beside
+    # them (.reports.avt-replay/), so that removing `work` leaves nothing behind.
+    out = os.path.join(work, "reports")
     try:
-        command = [executable(binary), "--quiet", "--shard", "%d/%d" % (index, shards), "--out", work]
+        command = [executable(binary), "--quiet", "--shard", "%d/%d" % (index, shards), "--out", out]
         result = subprocess.run(command + replay_arguments, capture_output=True, text=True)
         if result.returncode not in WRITTEN:
             raise RuntimeError(
@@ -89,19 +92,17 @@ def run_shard(index, shards, binary, replay_arguments, stage):
         if target:
             # A retried task replaces what an earlier attempt left: the same bytes.
             shutil.rmtree(target, ignore_errors=True)
-            os.rename(work, target)
-            work = None
+            os.rename(out, target)
             return index, target, None
         files = {}
-        for name in sorted(os.listdir(work)):
-            path = os.path.join(work, name)
+        for name in sorted(os.listdir(out)):
+            path = os.path.join(out, name)
             if os.path.isfile(path):
                 with open(path, "rb") as handle:
                     files[name] = handle.read()
         return index, None, files
     finally:
-        if work:
-            shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def main(argv):
