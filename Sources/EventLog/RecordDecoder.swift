@@ -7,7 +7,8 @@ import EventModel
 /// parser for the lines the DOM parser does not take as an object); the rules of the
 /// event-log contract are applied here:
 /// - the line must be one JSON object, well-formed throughout, with nothing after it;
-/// - `ts` is required: an integer (milliseconds since the epoch) or an RFC 3339 string
+/// - `ts` is required: an integer (milliseconds since the epoch; seconds, fractions allowed,
+///   with ``timestampUnit`` `.seconds`) or an RFC 3339 string
 ///   (see ``RFC3339``), within ``timestampRange``;
 /// - `type` is optional: `avt` (the default), `vp`, `app` or `marconi`;
 /// - `vp` needs non-empty strings `app` and `name`, an `action` (`open`, `start`, `pause`,
@@ -54,6 +55,21 @@ public final class RecordDecoder {
     /// written without an array's checks.
     private let packingNumbers = UnsafeMutablePointer<UInt32>.allocate(capacity: maxPackedDirectly)
     private var scratch: [UInt8] = []
+
+    /// The unit of a `ts` given as a number (`--ts-unit`).
+    public enum TimestampUnit: String, Sendable, CaseIterable {
+        /// Milliseconds since the epoch: integers only (the format's own unit).
+        case milliseconds = "ms"
+        /// Seconds since the epoch, for loggers that write them: integers, or numbers with a
+        /// fraction (`1763622300.125`), rounded to the millisecond.
+        case seconds = "s"
+    }
+
+    /// How a `ts` given as a number is read.
+    public var timestampUnit = TimestampUnit.milliseconds
+    /// Whether the last record decoded had its `ts` as a number (rather than an RFC 3339
+    /// string): read by whoever is handed its entry, before the next line is decoded.
+    public private(set) var lastTimestampWasNumber = false
 
     /// Creates a decoder; its parser is allocated on first use.
     public init() {}
@@ -113,8 +129,10 @@ public final class RecordDecoder {
 
     private func record(from raw: UnsafeMutablePointer<csj_record>) -> DecodedLine {
         let timestamp: Timestamp
-        switch RecordDecoder.timestamp(raw.pointee.ts) {
-        case .success(let value): timestamp = value
+        switch RecordDecoder.timestamp(raw.pointee.ts, unit: timestampUnit) {
+        case .success(let value):
+            timestamp = value
+            lastTimestampWasNumber = raw.pointee.ts.kind != .CSJ_STRING
         case .failure(let rejection): return .rejected(reason: rejection.reason)
         }
 
@@ -190,15 +208,25 @@ public final class RecordDecoder {
         }.map(Record.marconi)
     }
 
-    private static func timestamp(_ value: csj_value) -> Result<Timestamp, Rejection> {
-        let milliseconds: Int64
+    private static func timestamp(_ value: csj_value, unit: TimestampUnit) -> Result<Timestamp, Rejection> {
+        var milliseconds: Int64
         switch value.kind {
         case .CSJ_ABSENT:
             return .failure(Rejection("missing \"ts\""))
+        case .CSJ_INT where unit == .seconds:
+            let (product, overflow) = value.integer.multipliedReportingOverflow(by: 1_000)
+            guard !overflow else { return .failure(Rejection(outOfRange + secondsNote)) }
+            milliseconds = product
         case .CSJ_INT:
             milliseconds = value.integer
         case .CSJ_BIG_INT:
             return .failure(Rejection(outOfRange))
+        case .CSJ_DOUBLE where unit == .seconds:
+            let scaled = (value.number * 1_000).rounded()
+            guard scaled.isFinite, scaled >= Double(timestampRange.lowerBound),
+                scaled <= Double(timestampRange.upperBound)
+            else { return .failure(Rejection(outOfRange + secondsNote)) }
+            milliseconds = Int64(scaled)
         case .CSJ_DOUBLE:
             return .failure(
                 Rejection("\"ts\" must be an integer number of milliseconds, not a fraction or an exponent"))
@@ -212,11 +240,13 @@ public final class RecordDecoder {
             return .failure(Rejection("\"ts\" must be an integer or an RFC 3339 string"))
         }
         guard timestampRange.contains(milliseconds) else {
-            return .failure(Rejection(outOfRange))
+            let isNumber = value.kind == .CSJ_INT && unit == .seconds
+            return .failure(Rejection(outOfRange + (isNumber ? secondsNote : "")))
         }
         return .success(Timestamp(milliseconds: milliseconds))
     }
 
+    private static let secondsNote = "; read as seconds (--ts-unit s)"
     private static let outOfRange = "\"ts\" is out of range (years 0000 to 9999)"
 
     private func nonEmptyString(_ value: csj_value, field: String) -> Result<String, Rejection> {

@@ -47,6 +47,11 @@ public struct AttributeKey: DigestHashable, Comparable, Sendable, RawRepresentab
     public static func < (lhs: AttributeKey, rhs: AttributeKey) -> Bool {
         lhs.rawValue.precedesInUTF8Order(rhs.rawValue)
     }
+
+    /// The names of the keys made so far in this process (the first 4,096 of up to 64
+    /// bytes), in the order they were first made: the attributes the input carried, and those
+    /// the ports stamp. For "did you mean …?".
+    package static var namesSeen: [String] { PackedKeyTable.names }
 }
 
 /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of `bytes`, or its

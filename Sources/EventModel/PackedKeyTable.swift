@@ -40,6 +40,11 @@ enum PackedKeyTable {
         }
     }
 
+    /// The names numbered so far, in the order they were first used.
+    static var names: [String] {
+        state.withLock { $0.names.map(\.rawValue) }
+    }
+
     /// Calls `body` with a function from a number to its key: the names numbered so far, taken
     /// under one lock and read after it (numbers are never reused, and `body` may make keys,
     /// which takes the lock again).

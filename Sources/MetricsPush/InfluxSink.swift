@@ -45,25 +45,28 @@ package struct InfluxSink: MetricsSink {
     ///     shell history or a process list.
     ///   - timeout: how long a whole request may take, connecting included, in seconds.
     package init(url: String, secret: String? = nil, timeout: TimeInterval = 30) throws(AddressError) {
+        // The URL as messages show it: a password or token in it masked.
+        let shown = Self.masked(url)
         guard var components = URLComponents(string: url), components.scheme == "http" || components.scheme == "https",
             components.host != nil
         else {
             throw AddressError(
-                description: "\(url) is not an http(s) URL such as http://127.0.0.1:8086/write?db=telemetry")
+                description: "\(shown) is not an http(s) URL such as http://127.0.0.1:8086/write?db=telemetry")
         }
         var items = components.queryItems ?? []
         func has(_ name: String) -> Bool { items.contains { $0.name == name && !($0.value ?? "").isEmpty } }
         if components.password != nil || has("p") || has("token") {
             throw AddressError(
                 description:
-                    "\(url) holds a password or token: give it in a file (--influx-secret-file) or the AVT_REPLAY_INFLUX_SECRET environment variable"
+                    "\(shown) holds a password or token: give it in a file (--influx-secret-file) or the AVT_REPLAY_INFLUX_SECRET environment variable"
             )
         }
         if components.path.hasSuffix("/api/v2/write") {
             guard has("org") || has("orgID"), has("bucket") else {
                 throw AddressError(
                     description:
-                        "\(url) needs org= and bucket=, as in http://host:8086/api/v2/write?org=acme&bucket=telemetry")
+                        "\(shown) needs org= and bucket=, as in http://host:8086/api/v2/write?org=acme&bucket=telemetry"
+                )
             }
             api = .v2
         } else {
@@ -71,7 +74,7 @@ package struct InfluxSink: MetricsSink {
             guard has("db") else {
                 throw AddressError(
                     description:
-                        "\(url) has no db=: a write URL needs the database, as in http://127.0.0.1:8086/write?db=telemetry"
+                        "\(shown) has no db=: a write URL needs the database, as in http://127.0.0.1:8086/write?db=telemetry"
                 )
             }
             api = .v1
@@ -83,7 +86,7 @@ package struct InfluxSink: MetricsSink {
         let user = components.user
         components.user = nil
         guard let resolved = components.url else {
-            throw AddressError(description: "\(url) is not a valid URL")
+            throw AddressError(description: "\(shown) is not a valid URL")
         }
         switch (api, secret, user) {
         case (.v2, let token?, _):
@@ -92,11 +95,12 @@ package struct InfluxSink: MetricsSink {
             authorization = "Basic " + Self.base64(Array("\(user):\(password)".utf8))
         case (.v1, _?, nil):
             throw AddressError(
-                description: "a password was given, but \(url) names no user (http://USER@host:8086/write?db=...)")
+                description: "a password was given, but \(shown) names no user (http://USER@host:8086/write?db=...)")
         case (.v1, nil, _?):
-            throw AddressError(description: "\(url) names a user, but no password was given (--influx-secret-file)")
+            throw AddressError(description: "\(shown) names a user, but no password was given (--influx-secret-file)")
         case (.v2, nil, _):
-            throw AddressError(description: "\(url) is InfluxDB 2.x's API, which needs a token (--influx-secret-file)")
+            throw AddressError(
+                description: "\(shown) is InfluxDB 2.x's API, which needs a token (--influx-secret-file)")
         default:
             authorization = nil
         }
@@ -112,8 +116,8 @@ package struct InfluxSink: MetricsSink {
             headers.append("Content-Encoding: gzip")
         }
         if let authorization { headers.append("Authorization: " + authorization) }
-        let address = url.absoluteString
-        switch CurlPost.post(url: address, headers: headers, body: body, timeout: timeout) {
+        let address = Self.masked(url.absoluteString)
+        switch CurlPost.post(url: url.absoluteString, headers: headers, body: body, timeout: timeout) {
         case .failure(.timedOut):
             return .unreachable("timed out after \(timeoutText(timeout)) s waiting for \(address)")
         case .failure(.cannotConnect(let reason)):
@@ -126,12 +130,44 @@ package struct InfluxSink: MetricsSink {
             case 200..<300: return .delivered
             case 500...: return .unreachable("HTTP \(answer.status)\(text)")
             case 300..<400:
-                let target = answer.location.map { " to \($0)" } ?? ""
+                let target = answer.location.map { " to \(Self.masked($0))" } ?? ""
                 return .refused("HTTP \(answer.status): redirected\(target), which is not followed: give that URL")
             default: return .refused("HTTP \(answer.status)\(text)")
             }
         }
     }
+
+    /// `url` as it may be shown: a password in its user information and the values of
+    /// `p=`, `password=`, `token=` and `secret=` replaced by `***`
+    /// (`http://user:***@host:8086/write?db=t&p=***`); the rest as given.
+    package static func masked(_ url: String) -> String {
+        var text = Substring(url)
+        var prefix = ""
+        if let schemeEnd = text.range(of: "://") {
+            prefix = String(text[..<schemeEnd.upperBound])
+            text = text[schemeEnd.upperBound...]
+            let authorityEnd = text.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+            let authority = text[..<authorityEnd]
+            if let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") {
+                prefix += authority[...colon] + "***"
+                text = text[at...]
+            }
+        }
+        guard let question = text.firstIndex(of: "?") else { return prefix + text }
+        let fragmentStart = text[question...].firstIndex(of: "#") ?? text.endIndex
+        let parameters = text[text.index(after: question)..<fragmentStart].split(
+            separator: "&", omittingEmptySubsequences: false
+        ).map { parameter -> String in
+            guard let equals = parameter.firstIndex(of: "="), parameter.index(after: equals) < parameter.endIndex,
+                Self.secretParameters.contains(parameter[..<equals].lowercased())
+            else { return String(parameter) }
+            return parameter[...equals] + "***"
+        }
+        return prefix + text[...question] + parameters.joined(separator: "&") + text[fragmentStart...]
+    }
+
+    /// The query parameters that hold a secret, in lower case.
+    private static let secretParameters: Set<String> = ["p", "password", "token", "secret"]
 
     /// RFC 4648 base64, for the `Basic` authorization header.
     private static func base64(_ bytes: [UInt8]) -> String {

@@ -31,6 +31,9 @@ public struct GroupBy: Hashable, Sendable {
         playbackAttributes = keys.filter { !Self.playbackFields.contains($0) }.map { AttributeKey($0) }
     }
 
+    /// The keys that are fields of a row rather than attributes.
+    package static let derivedKeys = ["system", "instrument", "source_host", "app", "name", "player"]
+
     /// Keys that are not attributes of a playback's events.
     private static let playbackFields: Set<String> = ["system", "instrument", "source_host"]
 

@@ -20,6 +20,8 @@ public struct KPISummary: Sendable {
     private var buckets: [BucketKey: KPIs] = [:]
     /// The dimension values of each group, by group index, and the index of each.
     private var groups: [[String]] = []
+    /// The dimension values of each group with a row, in the order the groups came.
+    package var groupValues: [[String]] { groups }
     private var groupIndex: [[String]: Int] = [:]
     /// The `all` row of each group, by group index.
     private var totals: [KPIs] = []

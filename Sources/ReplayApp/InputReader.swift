@@ -29,6 +29,9 @@ struct InputReader {
     var progress: ProgressLine?
     private var inputs: [Input]
     private let decoder = RecordDecoder()
+    /// Whether a `ts` number that looks like seconds is warned of (`--ts-unit` not given).
+    private let checksTimestampUnit: Bool
+    private var spelling = ActionSpelling()
 
     /// One input file and what was read of it.
     private struct Input {
@@ -45,14 +48,40 @@ struct InputReader {
         var ended = false
         /// Whether it was opened: it was read, if only in part.
         var opened = false
+        /// Records whose `ts` looks like seconds, and whose action looks misspelt (the first
+        /// example of each); the misspelt names and their suggestions, the first few.
+        var secondsLike: RunWarning?
+        var misspelt: RunWarning?
+        var misspeltNames: [(name: String, suggestion: String)] = []
     }
 
     /// A reader of `paths`, in the order given (their rank breaks ties between equal times),
     /// into `merge`, which has an input for each of them (and may have more after them).
-    init(paths: [String], merge: EventTimeMerge, rejectLimit: RejectLimit?) {
+    /// `timestampUnit` is `--ts-unit`: without it a `ts` number is milliseconds, and one that
+    /// looks like seconds is warned of.
+    init(
+        paths: [String], merge: EventTimeMerge, rejectLimit: RejectLimit?,
+        timestampUnit: RecordDecoder.TimestampUnit? = nil
+    ) {
         self.merge = merge
         self.rejectLimit = rejectLimit
         inputs = paths.map { Input(path: $0, name: LineReader.displayName(for: $0)) }
+        decoder.timestampUnit = timestampUnit ?? .milliseconds
+        checksTimestampUnit = timestampUnit == nil
+    }
+
+    /// What looked wrong in each input, by rank, each kind once with its first example.
+    var warningsByInput: [[RunWarning]] {
+        inputs.map { input in
+            var warnings = input.secondsLike.map { [$0] } ?? []
+            if var misspelt = input.misspelt, let first = input.misspeltNames.first {
+                misspelt.fix = "did you mean \(first.suggestion)? Actions are case-sensitive"
+                let others = input.misspeltNames.dropFirst().map { "\"\($0.name)\" for \($0.suggestion)" }
+                if !others.isEmpty { misspelt.fix += " (also " + others.joined(separator: ", ") + ")" }
+                warnings.append(misspelt)
+            }
+            return warnings
+        }
     }
 
     /// The inputs' names, by rank.
@@ -167,6 +196,15 @@ struct InputReader {
         inputs[index].lines += 1
         switch consume entry {
         case .record(let record, let line):
+            if checksTimestampUnit && decoder.lastTimestampWasNumber {
+                let milliseconds = record.timestamp.milliseconds
+                if milliseconds >= 0 && milliseconds < RunWarning.secondsBound {
+                    noteSecondsLike(milliseconds, line: line, in: index)
+                }
+            }
+            if case .avt(let avt) = record, let suggestion = spelling.suggestion(for: avt.action) {
+                noteMisspelt(avt.action, suggestion: suggestion, line: line, in: index)
+            }
             let position = SourcePosition(fileRank: index, line: line)
             switch merge.add(record, at: position, from: index) {
             case .merged:
@@ -183,6 +221,27 @@ struct InputReader {
         case .rejected(let rejection):
             inputs[index].rejected += 1
             note(.line(rejection))
+        }
+    }
+
+    private mutating func noteSecondsLike(_ milliseconds: Int64, line: Int, in index: Int) {
+        if inputs[index].secondsLike == nil {
+            var warning = RunWarning.secondsLike(file: inputs[index].name, line: line, milliseconds: milliseconds)
+            warning.count = 0
+            inputs[index].secondsLike = warning
+        }
+        inputs[index].secondsLike?.count += 1
+    }
+
+    private mutating func noteMisspelt(_ action: String, suggestion: String, line: Int, in index: Int) {
+        if inputs[index].misspelt == nil {
+            inputs[index].misspelt = RunWarning(
+                kind: .actionLooksMisspelt, file: inputs[index].name, count: 0, line: line,
+                example: "\"action\":\"\(action)\"", fix: "")
+        }
+        inputs[index].misspelt?.count += 1
+        if inputs[index].misspeltNames.count < 4, !inputs[index].misspeltNames.contains(where: { $0.name == action }) {
+            inputs[index].misspeltNames.append((action, suggestion))
         }
     }
 

@@ -85,6 +85,8 @@ package struct RunCounts {
     /// With `--state` (without `--finish`): the lives still open at the end and their open rows,
     /// carried over to the next run.
     var carried: ReplayEngine.OpenCounts?
+    /// What looked wrong in the input without being an error (``RunWarning``), in order.
+    package var warnings: [RunWarning] = []
 
     package var problems: Int { rejectedLines + lateRejected + damagedFiles }
     /// The problems with lines: rejected and late ones.

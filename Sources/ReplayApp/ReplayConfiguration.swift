@@ -1,3 +1,4 @@
+import EventLog
 import EventModel
 import Foundation
 import Replay
@@ -29,6 +30,9 @@ package struct ReplayConfiguration {
     package var middlewareArguments: [String]
     /// The name of the running command, for the page's provenance.
     package var toolName: String
+    /// `--ts-unit`: the unit of a `ts` given as a number; `nil` when not given (milliseconds,
+    /// and a warning for numbers that look like seconds).
+    package var timestampUnit: RecordDecoder.TimestampUnit? = nil
 
     package init(
         files: [String], replayOptions: ReplayOptions, hubName: String, prefix: String, grain: MetricsGrain,
@@ -59,13 +63,50 @@ package struct ReplayConfiguration {
         (since ?? Timestamp(milliseconds: .min))..<(until ?? Timestamp(milliseconds: .max))
     }
 
-    /// The inputs in replay order: by file name, then by path, each path once.
+    /// The inputs in replay order: by file name, then by path, each file once.
     package static func inputOrder(_ paths: [String]) -> [String] {
-        Array(Set(paths)).sorted { lhs, rhs in
+        uniqueInputs(paths).inputs
+    }
+
+    /// The inputs in replay order (by file name, then by path), each file once whatever the
+    /// paths that name it (another spelling, `./`, an absolute path, a link: the same device
+    /// and inode), as the first path that names it; and each other path that named one of them.
+    /// Paths that name nothing (missing files) are told apart by their spelling; `-` is
+    /// standard input.
+    package static func uniqueInputs(_ paths: [String]) -> (inputs: [String], repeated: [(path: String, as: String)]) {
+        var firstByFile: [FileIdentity: String] = [:]
+        var seen: Set<String> = []
+        var kept: [String] = []
+        var repeated: [(path: String, as: String)] = []
+        for path in paths where seen.insert(path).inserted {
+            if path != "-", let identity = FileIdentity(path: path) {
+                if let first = firstByFile[identity] {
+                    repeated.append((path, first))
+                    continue
+                }
+                firstByFile[identity] = path
+            }
+            kept.append(path)
+        }
+        let ordered = kept.sorted { lhs, rhs in
             let lhsName = (lhs as NSString).lastPathComponent
             let rhsName = (rhs as NSString).lastPathComponent
             if lhsName != rhsName { return lhsName.precedesInUTF8Order(rhsName) }
             return lhs.precedesInUTF8Order(rhs)
+        }
+        return (ordered, repeated)
+    }
+
+    /// The file a path names, links followed.
+    private struct FileIdentity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+
+        init?(path: String) {
+            var info = stat()
+            guard stat(path, &info) == 0 else { return nil }
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
         }
     }
 }

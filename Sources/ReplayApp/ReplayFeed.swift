@@ -38,6 +38,8 @@ struct ReplayFeed {
     var counts = RunCounts()
     /// The records of each input rejected as late, by rank.
     var lateRejected: [Int]
+    /// The problems with whole files, as printed (`file: reason`), in order.
+    var fileProblems: [String] = []
     private let names: [String]
 
     init(engine: ReplayEngine, reports: ReportSet, pipeline: ReplayPipeline, quiet: Bool, names: [String]) {
@@ -124,7 +126,9 @@ struct ReplayFeed {
         switch problem {
         case .line: counts.rejectedLines += 1
         case .late: counts.lateRejected += 1
-        case .file: counts.damagedFiles += 1
+        case .file:
+            counts.damagedFiles += 1
+            fileProblems.append(problem.message)
         }
         reports.write(problem)
         guard !quiet else { return }

@@ -1,3 +1,4 @@
+import EventLog
 import EventModel
 import Foundation
 import Replay
@@ -26,6 +27,9 @@ package struct ReplayRun {
     /// Files written into the report set besides the reports, by name (`check --record`'s
     /// options).
     var extraFiles: [(name: String, bytes: [UInt8])] = []
+    /// Where a refused run keeps its rejects (``ReportFolder/refusedRejects(of:)`` of the
+    /// report folder, unless the command says otherwise); removed by a run that publishes.
+    package var refusedRejects: String
 
     package init(
         arguments: ReplayConfiguration, out: String, state: String? = nil, finish: Bool = false,
@@ -41,6 +45,7 @@ package struct ReplayRun {
         self.shard = shard
         self.quiet = quiet
         self.showsProgress = showsProgress
+        refusedRejects = ReportFolder.refusedRejects(of: out)
     }
 
     /// Replays, and publishes the reports (``ReportFolder``); with `--state`, leaves the new
@@ -79,7 +84,7 @@ package struct ReplayRun {
         // With a state and without --finish, what is open at the end is kept for the next run.
         let keepsOpen = state != nil && !finish
         let options = arguments.replayOptions
-        let inputs = ReplayConfiguration.inputOrder(arguments.files)
+        let (inputs, repeated) = ReplayConfiguration.uniqueInputs(arguments.files)
         func failed(_ status: ExitStatus, _ counts: RunCounts = RunCounts()) -> RunOutcome {
             RunOutcome(status: status, counts: counts, folder: folder)
         }
@@ -127,7 +132,8 @@ package struct ReplayRun {
             }
         }
         let pipeline = ReplayPipeline(reports: reports)
-        var reader = InputReader(paths: inputs, merge: merge, rejectLimit: arguments.maxRejects)
+        var reader = InputReader(
+            paths: inputs, merge: merge, rejectLimit: arguments.maxRejects, timestampUnit: arguments.timestampUnit)
         reader.progress = ProgressLine(
             totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count,
             quiet: quiet || !showsProgress)
@@ -175,24 +181,41 @@ package struct ReplayRun {
         let earliest = [feed.engine.earliestOpenRow, feed.engine.frontier].compactMap { $0 }.min()
         if keepsOpen, let earliest { saved.carried = reports.leaveOpen(from: earliest) }
         counts.livesEndedByGap = feed.engine.livesEndedByGap
-        if !quiet && counts.lineProblems > ReplayFeed.problemsShown {
-            printError(
-                "avt-replay: ... and \(counts.lineProblems - ReplayFeed.problemsShown) more rejected or late lines (see rejects.jsonl)"
-            )
+        counts.warnings = warnings(reader: reader, inputs: inputs, repeated: repeated, reports: reports)
+        if !quiet {
+            for warning in counts.warnings { printError("avt-replay: \(warning.message)") }
         }
         // No input at all is a run that only ends the lives of its state (`--state --finish`).
-        if reader.inputsOpened == 0 && !inputs.isEmpty {
+        let noInput = reader.inputsOpened == 0 && !inputs.isEmpty
+        let refused = !noInput && ((arguments.strict && counts.problems > 0) || !filesOverLimit.isEmpty)
+        if !quiet && counts.lineProblems > ReplayFeed.problemsShown {
+            let list = refused ? refusedRejects : (out as NSString).appendingPathComponent("rejects.jsonl")
             printError(
-                "avt-replay: failed (no input could be read); no reports were written, the previous ones are unchanged")
+                "avt-replay: ... and \(counts.lineProblems - ReplayFeed.problemsShown) more rejected or late lines "
+                    + "(see \(list))")
+        }
+        if noInput {
+            // Named even with -qq, where the problems were not printed as they came.
+            if quiet { for problem in feed.fileProblems { printError("avt-replay: \(problem)") } }
+            printError(
+                "avt-replay: failed (no input could be read: \(reader.names.joined(separator: ", "))); "
+                    + "no reports were written, the previous ones are unchanged")
             reports.discard()
             return failed(.noInput, counts)
         }
-        if (arguments.strict && counts.problems > 0) || !filesOverLimit.isEmpty {
+        if refused {
             let why =
                 filesOverLimit.isEmpty
                 ? "--strict: \(counts.problems) input problems"
                 : "too many rejected or late lines in \(filesOverLimit.joined(separator: ", "))"
-            printError("avt-replay: failed (\(why)); no reports were written, the previous ones are unchanged")
+            var kept: String
+            do {
+                try reports.keepRejects(at: refusedRejects)
+                kept = "every problem is listed in \(refusedRejects)"
+            } catch {
+                kept = "its rejects could not be kept: \(error)"
+            }
+            printError("avt-replay: failed (\(why)); no reports were written, the previous ones are unchanged; \(kept)")
             reports.discard()
             return failed(.inputFailed, counts)
         }
@@ -222,6 +245,8 @@ package struct ReplayRun {
                 try AtomicFile.write(bytes, to: (folder.staging as NSString).appendingPathComponent(name))
             }
             try folder.publish()
+            // A refused run's rejects are no longer the truth about this folder.
+            unlink(refusedRejects)
         } catch {
             printError("avt-replay: \(error); no reports were written, the previous ones and the state are unchanged")
             reports.discard()
@@ -230,6 +255,38 @@ package struct ReplayRun {
         return RunOutcome(
             status: counts.problems == 0 ? .success : .inputSkipped, counts: counts, folder: folder,
             state: stateFile, replacesLastRun: plan?.replacesLastRun ?? false)
+    }
+
+    /// The warnings of the run, in order: by input (its other names, then what its records
+    /// looked like), then the `--group-by` keys no row carries.
+    private func warnings(
+        reader: InputReader, inputs: [String], repeated: [(path: String, as: String)], reports: ReportSet
+    )
+        -> [RunWarning]
+    {
+        var warnings: [RunWarning] = []
+        let byInput = reader.warningsByInput
+        for (index, input) in inputs.enumerated() {
+            for other in repeated where other.as == input {
+                warnings.append(
+                    RunWarning(
+                        kind: .sameFileTwice, file: reader.names[index], count: 1, line: nil, example: other.path,
+                        fix: "give each file once"))
+            }
+            warnings += byInput[index]
+        }
+        let seen = AttributeKey.namesSeen
+        for key in reports.groupByKeysWithoutValues {
+            var warning = RunWarning(
+                kind: .groupByKeyUnused, file: nil, count: 1, line: nil, example: "--group-by \(key)",
+                fix: "check its spelling, and that the logger writes it")
+            let candidates = GroupBy.derivedKeys + seen.filter { $0 != key }
+            if let suggestion = Suggestion.closest(to: key, among: candidates) {
+                warning.fix = "did you mean \(suggestion)?"
+            }
+            warnings.append(warning)
+        }
+        return warnings
     }
 
     /// The foot of `report.html`: the inputs by file name (without their folders, so that the

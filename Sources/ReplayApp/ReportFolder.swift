@@ -53,6 +53,12 @@ package final class ReportFolder {
         trimmed(folder) + ".spool"
     }
 
+    /// Where a refused run (`--strict`, `--max-rejects`, `--max-late`) keeps its rejects,
+    /// beside the report folder it leaves untouched: `<folder>.refused-rejects.jsonl`.
+    package static func refusedRejects(of folder: String) -> String {
+        trimmed(folder) + ".refused-rejects.jsonl"
+    }
+
     /// Takes the folder's lock, cleans up after a run that was killed, and makes an empty
     /// ``staging`` folder; throws when another run holds the lock, or the folder cannot be a
     /// report folder (the current folder, a mount point, a file, or one holding a folder of

@@ -305,6 +305,21 @@ package final class ReportSet {
         try writer.stage()
     }
 
+    /// Keeps `rejects.jsonl` as it is so far at `path` (beside the report folder), flushed to
+    /// disk and renamed into place: what a refused run leaves of its set.
+    func keepRejects(at path: String) throws(AtomicFile.WriteError) {
+        try rejects.stage()
+        try rejects.publish(to: path)
+    }
+
+    /// The `--group-by` keys for which no row so far has a value.
+    var groupByKeysWithoutValues: [String] {
+        let groups = summary.groupValues
+        guard !groups.isEmpty else { return [] }
+        return summary.groupBy.keys.indices.filter { index in groups.allSatisfy { $0[index].isEmpty } }
+            .map { summary.groupBy.keys[$0] }
+    }
+
     /// Removes the temporary files of a run that failed, leaving the previous reports as they
     /// were. The pipeline's threads keep the set alive until the process ends, so this cannot
     /// be left to the writers' `deinit`.

@@ -86,15 +86,17 @@ final class ReportWriter {
         staged = true
     }
 
-    /// Renames the staged file over its target.
-    func publish() throws(AtomicFile.WriteError) {
+    /// Renames the staged file over its target (or over `other`, a path on the same file
+    /// system, instead).
+    func publish(to other: String? = nil) throws(AtomicFile.WriteError) {
         guard staged else { return }
         staged = false
-        DiskStep.reach("rename \(temporaryPath) to \(path)")
-        if rename(temporaryPath, path) != 0 {
+        let target = other ?? path
+        DiskStep.reach("rename \(temporaryPath) to \(target)")
+        if rename(temporaryPath, target) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
-            throw AtomicFile.WriteError(path: path, reason: reason)
+            throw AtomicFile.WriteError(path: target, reason: reason)
         }
     }
 

@@ -130,6 +130,25 @@ package struct RunJSON {
             json.endObject(into: &bytes)
         }
         json.endObject(into: &bytes)
+        json.key("warnings", into: &bytes)
+        json.beginArray(into: &bytes)
+        for warning in counts.warnings {
+            json.beginObject(into: &bytes)
+            json.key("kind", into: &bytes)
+            json.string(warning.kind.rawValue, into: &bytes)
+            json.key("file", into: &bytes)
+            if let file = warning.file { json.string(file, into: &bytes) } else { json.null(into: &bytes) }
+            json.key("count", into: &bytes)
+            json.int(Int64(warning.count), into: &bytes)
+            json.key("line", into: &bytes)
+            if let line = warning.line { json.int(Int64(line), into: &bytes) } else { json.null(into: &bytes) }
+            json.key("example", into: &bytes)
+            json.string(warning.example, into: &bytes)
+            json.key("fix", into: &bytes)
+            json.string(warning.fix, into: &bytes)
+            json.endObject(into: &bytes)
+        }
+        json.endArray(into: &bytes)
         json.key("seconds", into: &bytes)
         json.double((seconds * 1000).rounded() / 1000, into: &bytes)
         json.key("peakMemoryKiB", into: &bytes)

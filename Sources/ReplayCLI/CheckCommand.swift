@@ -99,7 +99,10 @@ struct CheckCommand: ParsableCommand {
             return ExitStatus.usage.exitCode
         }
         let replayed = (folder as NSString).appendingPathComponent("reports")
-        let outcome = ReplayRun(arguments: arguments.configuration, out: replayed, quiet: true).execute()
+        var run = ReplayRun(arguments: arguments.configuration, out: replayed, quiet: true)
+        // A refused replay keeps its rejects beside the expected set, as --record's would.
+        run.refusedRejects = ReportFolder.refusedRejects(of: expect)
+        let outcome = run.execute()
         outcome.end()
         let status = outcome.status
         guard outcome.published else {
@@ -115,9 +118,40 @@ struct CheckCommand: ParsableCommand {
             printError("avt-replay: cannot read the replay's reports: \(error)")
             return ExitStatus.outputFailed.exitCode
         }
-        let comparison = ReportComparison(before: expected, after: produced)
+        let comparison = ReportComparison(
+            before: expected, after: produced, renamedInputs: Self.compareInputNames(expected, produced, expect: expect)
+        )
         writeJUnit(JUnitReport.comparison(comparison, expect: expect))
         return differences.report(comparison, command: "check", before: expect, after: "the replay")
+    }
+
+    /// Says plainly when the inputs' paths differ from those `rejects.jsonl` recorded (a check
+    /// run from another folder than the one it was recorded in), and returns the given paths
+    /// whose file name matches one recorded path: their rejects are compared under the
+    /// recorded name.
+    static func compareInputNames(_ expected: ReportFiles, _ produced: ReportFiles, expect: String) -> [String: String]
+    {
+        guard let recorded = expected[.rejects].flatMap(RejectsComparison.inputs),
+            let given = produced[.rejects].flatMap(RejectsComparison.inputs), recorded != given
+        else { return [:] }
+        let renamed = RejectsComparison.renamedInputs(before: recorded, after: given)
+        if !renamed.isEmpty {
+            let pairs = renamed.sorted { $0.key < $1.key }.map { "\($0.key) (recorded as \($0.value))" }
+            printError(
+                "avt-replay check: the inputs' paths differ from those \(expect) was recorded with (run from another "
+                    + "folder?): \(pairs.joined(separator: ", ")); their rejects are compared by file name")
+        }
+        let unmatchedRecorded = recorded.filter { !given.contains($0) && !renamed.values.contains($0) }
+        let unmatchedGiven = given.filter { !recorded.contains($0) && renamed[$0] == nil }
+        if !unmatchedRecorded.isEmpty || !unmatchedGiven.isEmpty {
+            printError(
+                "avt-replay check: the rejects recorded in \(expect) name "
+                    + (unmatchedRecorded.isEmpty ? "no other input" : unmatchedRecorded.joined(separator: ", "))
+                    + "; this check's name "
+                    + (unmatchedGiven.isEmpty ? "no other input" : unmatchedGiven.joined(separator: ", "))
+                    + ": give the inputs by the paths they were recorded with, from the same folder")
+        }
+        return renamed
     }
 
     /// Writes `--junit`'s file, if asked for; a failure to write it is printed.

@@ -13,7 +13,7 @@ struct MergeCommand: ParsableCommand {
             The result is byte for byte what one run without --shard writes with the same options and \
             input. Each folder must hold a shard's reports with its sessions.index and summary.state; \
             the shards must be of one run (the same N and options), each once. Merging fewer than N \
-            shards gives the reports of their sessions only.
+            shards fails (exit 4) unless --partial is given: then the reports hold their sessions only.
             """
     )
 
@@ -27,6 +27,12 @@ struct MergeCommand: ParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print nothing but fatal errors.")
     var quiet = false
+
+    @Flag(
+        name: .long,
+        help: "Merge the shards given even when some of the N are missing (their sessions are then not in the reports)."
+    )
+    var partial = false
 
     func validate() throws {
         if shards.isEmpty {
@@ -51,6 +57,24 @@ struct MergeCommand: ParsableCommand {
         } catch {
             printError("avt-replay merge: \(error); nothing was written")
             return .inputFailed
+        }
+        let missing = (1...max(merger.shardCount, 1)).filter { !merger.shardIndices.contains($0) }
+        let missingText =
+            (missing.count == 1 ? "shard " : "shards ") + missing.map(String.init).joined(separator: ", ")
+        if !missing.isEmpty {
+            let given = merger.shardIndices.sorted().map(String.init).joined(separator: ", ")
+            guard partial else {
+                printError(
+                    "avt-replay merge: \(missingText) of "
+                        + "\(merger.shardCount) missing (given: \(given)); nothing was written: give every shard's "
+                        + "folder, or --partial to merge these alone")
+                return .inputFailed
+            }
+            if !quiet {
+                printError(
+                    "avt-replay merge: --partial: \(missingText) of "
+                        + "\(merger.shardCount) missing: their sessions are not in the reports")
+            }
         }
         let folder: ReportFolder
         do {
@@ -94,8 +118,8 @@ struct MergeCommand: ParsableCommand {
             let indices = merger.shardIndices.sorted().map(String.init).joined(separator: ", ")
             var text = "avt-replay merge: \(merged.sessions) sessions of shards \(indices) of \(merger.shardCount)"
             text += " written to \(out)/"
-            if merger.shardIndices.count < merger.shardCount {
-                text += " (the other shards' sessions are not in them)"
+            if !missing.isEmpty {
+                text += " (\(missingText) missing: their sessions are not in them)"
             }
             if merged.hasRejects { text += "; some input was skipped (see rejects.jsonl)" }
             printError(text + ".")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventLog
 import EventModel
 import Replay
 import ReplayApp
@@ -95,12 +96,14 @@ struct ReplayArguments: ParsableArguments {
 
     /// The files and options as a run takes them.
     var configuration: ReplayConfiguration {
-        ReplayConfiguration(
+        var configuration = ReplayConfiguration(
             files: files, replayOptions: replayOptions, hubName: hub.rawValue, prefix: prefix, grain: metrics,
             aggregate: aggregate, since: since?.timestamp,
             until: until?.timestamp, maxLateness: maxLateness.milliseconds, maxRejects: maxRejects, maxLate: maxLate,
             strict: strict, middlewareArguments: (vpDuration.map(\.option) + vpMiddleware).map(\.argument),
             toolName: ReplayTool.current.name)
+        configuration.timestampUnit = tsUnit
+        return configuration
     }
 
     /// What goes to the metric files and servers (`--metrics`, `--aggregate`).
@@ -122,6 +125,13 @@ struct ReplayArguments: ParsableArguments {
 
     @Flag(name: .long, help: "Fail (exit 4, no reports written) when any input is skipped.")
     var strict = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The unit of a ts given as a number: ms (the format's) or s (for loggers that write epoch seconds; fractions allowed). Without it, numbers are milliseconds and those that look like seconds are warned of.",
+            valueName: "unit"))
+    var tsUnit: RecordDecoder.TimestampUnit?
 
     /// Refuses an empty list of files (the commands call it: `--state --finish` needs none).
     func requireFiles() throws {
@@ -182,6 +192,7 @@ struct ReplayArguments: ParsableArguments {
         if let maxLate { options += ["--max-late", maxLate.argument] }
         if let maxRejects { options += ["--max-rejects", maxRejects.argument] }
         if strict { options.append("--strict") }
+        if let tsUnit { options += ["--ts-unit", tsUnit.rawValue] }
         return options
     }
 
@@ -203,3 +214,4 @@ extension HubKind: ExpressibleByArgument {}
 
 extension MetricsGrain: ExpressibleByArgument {}
 extension TentaclesVersion: ExpressibleByArgument {}
+extension RecordDecoder.TimestampUnit: ExpressibleByArgument {}

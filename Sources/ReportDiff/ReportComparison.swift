@@ -24,8 +24,10 @@ package struct ReportComparison: Sendable {
     /// The files that differ, in the same order, each with its differences.
     package let files: [FileDifferences]
 
-    /// Compares two report sets: `before` (the expected one) with `after`.
-    package init(before: ReportFiles, after: ReportFiles) {
+    /// Compares two report sets: `before` (the expected one) with `after`. `renamedInputs`
+    /// maps inputs as `after`'s rejects name them to `before`'s names for them
+    /// (``RejectsComparison/renamedInputs(before:after:)``).
+    package init(before: ReportFiles, after: ReportFiles, renamedInputs: [String: String] = [:]) {
         var compared: [String] = []
         var files: [FileDifferences] = []
         for file in ReportFile.allCases {
@@ -36,7 +38,7 @@ package struct ReportComparison: Sendable {
             let differences: [ReportDifference]
             if let old, let new {
                 guard old != new else { continue }
-                differences = Self.differences(file, before: old, after: new)
+                differences = Self.differences(file, before: old, after: new, renamedInputs: renamedInputs)
                 // A page whose data is the same differs only in layout.
                 if differences.isEmpty { continue }
             } else {
@@ -54,15 +56,19 @@ package struct ReportComparison: Sendable {
     /// How many differences there are in all.
     package var differenceCount: Int { files.reduce(0) { $0 + $1.differences.count } }
 
-    private static func differences(_ file: ReportFile, before: [UInt8], after: [UInt8]) -> [ReportDifference] {
+    private static func differences(
+        _ file: ReportFile, before: [UInt8], after: [UInt8], renamedInputs: [String: String]
+    ) -> [ReportDifference] {
         let found: [ReportDifference]?
         switch file.layout {
         case .table: found = TableComparison.differences(file, before: before, after: after)
-        case .rejects: found = RejectsComparison.differences(before: before, after: after)
+        case .rejects: found = RejectsComparison.differences(before: before, after: after, renaming: renamedInputs)
         case .trace: found = TraceComparison.differences(before: before, after: after)
         case .lines: found = nil
         case .page: return PageComparison.differences(before: before, after: after)
         }
+        // Rejects the same once their inputs' other names are matched are the same.
+        if file.layout == .rejects, !renamedInputs.isEmpty, found?.isEmpty == true { return [] }
         let differences = found ?? LineComparison.differences(before: before, after: after)
         return differences.isEmpty ? [firstDifferentLine(before, after)] : differences
     }

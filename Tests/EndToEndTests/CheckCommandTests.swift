@@ -91,6 +91,36 @@ struct CheckCommandTests {
         #expect(check.standardOutput.contains("(9 files compared)"))
     }
 
+    @Test func aCheckRunFromAnotherFolderSaysTheInputsPathsDifferAndComparesByFileName() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let logs = folder.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
+        try Data(RefusalsTests.mostlyGood.utf8).write(to: logs.appendingPathComponent("day.jsonl"))
+        let elsewhere = folder.appendingPathComponent("ci")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let recorded = try CommandRunner.run(
+            ["check", "--record", "--expect", "expected", "logs/day.jsonl"], in: folder)
+        #expect(recorded.status == 0, "\(recorded.standardError)")
+
+        let check = try CommandRunner.run(["check", "--expect", "../expected", "../logs/day.jsonl"], in: elsewhere)
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        #expect(
+            check.standardError.contains(
+                "the inputs' paths differ from those ../expected was recorded with (run from another folder?): "
+                    + "../logs/day.jsonl (recorded as logs/day.jsonl); their rejects are compared by file name"),
+            "\(check.standardError)")
+        #expect(!check.standardOutput.contains("missing reject"))
+
+        // A reject that really changed is still one, named by the recorded path.
+        var edited = RefusalsTests.mostlyGood
+        edited.replace("not json 57", with: #"{"ts":1763622300057,"instrument":"i2","tracker":0,"action":"Ping"}"#)
+        try Data(edited.utf8).write(to: logs.appendingPathComponent("day.jsonl"))
+        let changed = try CommandRunner.run(["check", "--expect", "../expected", "../logs/day.jsonl"], in: elsewhere)
+        #expect(changed.status == 1)
+        #expect(changed.standardOutput.contains("missing reject of logs/day.jsonl:58"), "\(changed.standardOutput)")
+    }
+
     @Test func diffComparesTwoStoredRuns() throws {
         let folder = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -31,7 +31,9 @@ struct CommandRunner {
     static let loggen = packageRoot.appendingPathComponent("Tools/.build/debug/avt-loggen")
 
     static func run(
-        _ arguments: [String], standardInput: Data? = nil, executable: URL = binary, environment: [String: String] = [:]
+        _ arguments: [String], standardInput: Data? = nil, executable: URL = binary,
+        environment: [String: String] = [:],
+        in directory: URL? = nil
     ) throws -> Output {
         let process = Process()
         process.executableURL = executable
@@ -39,7 +41,7 @@ struct CommandRunner {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
-        process.currentDirectoryURL = packageRoot
+        process.currentDirectoryURL = directory ?? packageRoot
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out

@@ -101,10 +101,38 @@ struct ShardMergeTests {
                 + CommandRunner.samples)
         #expect(result.status == 0, "\(result.standardError)")
         let merged = root.appendingPathComponent("merged")
-        let merge = try CommandRunner.run(["merge", "--out", merged.path, shard.path])
+        let merge = try CommandRunner.run(["merge", "--partial", "--out", merged.path, shard.path])
         #expect(merge.status == 0, "\(merge.standardError)")
         #expect(merge.standardError.contains("shards 2 of 3"))
         try expectSameReports(merged, shard)
+    }
+
+    @Test func mergingTwoOfThreeShardsFailsUnlessPartialAndSaysWhichAreMissing() throws {
+        let root = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        var shards: [String] = []
+        for index in [1, 3] {
+            let folder = root.appendingPathComponent("shard-\(index)")
+            let result = try CommandRunner.run(
+                ["--quiet", "--shard", "\(index)/3", "--out", folder.path] + CommandRunner.samples)
+            #expect(result.status == 0, "\(result.standardError)")
+            shards.append(folder.path)
+        }
+        let merged = root.appendingPathComponent("merged")
+        let refused = try CommandRunner.run(["merge", "--quiet", "--out", merged.path] + shards)
+        #expect(refused.status == 4)
+        #expect(
+            refused.standardError.contains("shard 2 of 3 missing (given: 1, 3); nothing was written"),
+            "\(refused.standardError)")
+        #expect(refused.standardError.contains("--partial"))
+        #expect(!FileManager.default.fileExists(atPath: merged.path))
+
+        let partial = try CommandRunner.run(["merge", "--partial", "--out", merged.path] + shards)
+        #expect(partial.status == 0, "\(partial.standardError)")
+        #expect(
+            partial.standardError.contains("--partial: shard 2 of 3 missing: their sessions are not in the reports"))
+        #expect(partial.standardError.contains("of shards 1, 3 of 3 written to \(merged.path)/ (shard 2 missing"))
+        #expect(FileManager.default.fileExists(atPath: merged.appendingPathComponent("playbacks.csv").path))
     }
 
     @Test(arguments: ["0/3", "4/3", "1/0", "-1/3", "x/3", "1/3/3"])
