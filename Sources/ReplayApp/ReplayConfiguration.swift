@@ -1,6 +1,7 @@
 import EventModel
 import Foundation
 import Replay
+import ReportEncoding
 
 /// What a replay reads and every option that decides what it writes: what the command line
 /// (`replay`, `check`) hands to a ``ReplayRun``.
@@ -29,6 +30,9 @@ package struct ReplayConfiguration {
     package var middlewareArguments: [String]
     /// The name of the running command, for the page's provenance.
     package var toolName: String
+    /// The floor of views of report.html's breakdown rows (`--breakdown-min-views`).
+    package var breakdownMinimumViews = Self.defaultBreakdownMinimumViews
+    package static let defaultBreakdownMinimumViews = HTMLReport.Page.defaultBreakdownMinimumViews
 
     package init(
         files: [String], replayOptions: ReplayOptions, hubName: String, prefix: String, grain: MetricsGrain,

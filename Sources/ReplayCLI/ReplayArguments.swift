@@ -95,13 +95,22 @@ struct ReplayArguments: ParsableArguments {
 
     /// The files and options as a run takes them.
     var configuration: ReplayConfiguration {
-        ReplayConfiguration(
+        var configuration = ReplayConfiguration(
             files: files, replayOptions: replayOptions, hubName: hub.rawValue, prefix: prefix, grain: metrics,
             aggregate: aggregate, since: since?.timestamp,
             until: until?.timestamp, maxLateness: maxLateness.milliseconds, maxRejects: maxRejects, maxLate: maxLate,
             strict: strict, middlewareArguments: (vpDuration.map(\.option) + vpMiddleware).map(\.argument),
             toolName: ReplayTool.current.name)
+        configuration.breakdownMinimumViews = breakdownMinViews
+        return configuration
     }
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "In report.html's breakdowns, add up the values with fewer views than this into one last row.",
+            valueName: "n"))
+    var breakdownMinViews: Int64 = ReplayConfiguration.defaultBreakdownMinimumViews
 
     /// What goes to the metric files and servers (`--metrics`, `--aggregate`).
     var metricPoints: MetricPoints { MetricPoints(grain: metrics, aggregate: aggregate) }
@@ -136,6 +145,9 @@ struct ReplayArguments: ParsableArguments {
         }
         if !(60_000...86_400_000).contains(bucket.milliseconds) {
             throw ValidationError("--bucket must be from 1m to 1d.")
+        }
+        if breakdownMinViews < 1 {
+            throw ValidationError("--breakdown-min-views must be at least 1.")
         }
         if idleGap.milliseconds < 1_000 {
             throw ValidationError("--idle-gap must be at least 1s.")
@@ -177,6 +189,10 @@ struct ReplayArguments: ParsableArguments {
         ]
         if aggregate { options.append("--aggregate") }
         for keys in groupBy { options += ["--group-by", keys.keys.joined(separator: ",")] }
+        // Only when not the default, so that the recordings made before the option still match.
+        if breakdownMinViews != ReplayConfiguration.defaultBreakdownMinimumViews {
+            options += ["--breakdown-min-views", String(breakdownMinViews)]
+        }
         if let since { options += ["--since", since.argument] }
         if let until { options += ["--until", until.argument] }
         if let maxLate { options += ["--max-late", maxLate.argument] }
