@@ -5,8 +5,11 @@ set -euo pipefail
 
 # libjemalloc-dev: avt-replay links jemalloc as its allocator (Package.swift).
 # libcurl4-openssl-dev: InfluxDB's requests go through libcurl (MetricsPush/CurlPost.swift).
-# chromium and fonts-dejavu-core render report.html for scripts/render-test.sh.
-packages=(libisal-dev zlib1g-dev libsimdjson-dev libjemalloc-dev libcurl4-openssl-dev time chromium fonts-dejavu-core)
+# chromium and fonts-dejavu-core render report.html for scripts/render-test.sh; fonts-noto-color-emoji
+# and fonts-noto-cjk give it glyphs for titles in emoji and Chinese, Japanese or Korean, which the
+# test checks are drawn (no box).
+packages=(libisal-dev zlib1g-dev libsimdjson-dev libjemalloc-dev libcurl4-openssl-dev time chromium fonts-dejavu-core
+    fonts-noto-color-emoji fonts-noto-cjk)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -4,23 +4,28 @@
     page-check.py REPORT_HTML [--dom DUMPED_DOM] [--sorted DUMPED_DOM]
 
 1. Every number the page marks with `data-csv` (docs/reports.md, "report.html") equals what
-   its CSV file in the same folder gives, formatted as the CSV files write numbers (two
-   decimals, rounded half away from zero; `–` for an empty cell): a column of `summary.csv`'s
-   row (`data-row`, and `data-key` = `data-value`), or, for `playbacks.csv`, `vp_sessions.csv`
-   and `marconi_items.csv`, an aggregate of the rows whose `data-key` column holds `data-value`
-   (`count`, `count:COL`, `sum:E`, `mean:COL`, `pct:COL=VALUE`, `pct:E/E`, `seconds:E`,
-   `hours:E`, with E columns joined by `+`). When `--group-by` splits `summary.csv` into rows
-   the number does not name, counts are added up and rates computed from the sums; the columns
-   that cannot be (percentiles, peaks, bitrate) are counted as not checkable.
+   its CSV file in the same folder gives, written in the page's units and formats
+   (docs/reports.md, "Units and formats", implemented again here: counts thousands separated,
+   rates with two decimals rounded half away from zero, startup times in seconds, times spent
+   as durations such as `1 h 23 min`, bit rates in bit/s, kbit/s or Mbit/s; `–` for an empty
+   cell): a column of `summary.csv`'s row (`data-row`, and `data-key` = `data-value`, or with
+   `data-rest` the rows whose `data-key` column holds none of the values the same table
+   shows), or, for `playbacks.csv`, `vp_sessions.csv` and `marconi_items.csv`, an aggregate of
+   the rows whose `data-key` column holds `data-value` (`count`, `count:COL`, `sum:E`,
+   `mean-seconds:COL`, `pct:COL=VALUE`, `pct:E/E`, `seconds:E`, `duration:E`, with E columns
+   joined by `+`). When `--group-by` splits `summary.csv` into rows the number does not name,
+   counts are added up and rates computed from the sums; the columns that cannot be
+   (percentiles, peaks, bitrate) are counted as not checkable.
 2. Every histogram count (`data-bin="startup:i"`, `"rebuffer:i"`) equals the count recomputed
    from `playbacks.csv` (`startup_ms`; `rebuffer_time_ms` / (`play_time_ms` + `rebuffer_time_ms`)).
-3. Every table cell with a number, but a row's first, says where it comes from.
+3. Every table cell with a number (a digit or `–`), but a row's first and the text and time
+   columns, says where it comes from.
 4. The page refers to no resource: no `src`, `srcset` or `data` attribute, no `href` but
    `rejects.jsonl` and `#…` anchors, no `url()` but `url(#…)`, no `@import`, no refresh.
 5. With `--dom`, Chromium's DOM of the loaded page has every section.
 6. With `--sorted`, the DOM of the page after a test script clicked headings (render-test.sh):
    the worst playbacks by watch time, ascending, and the value propositions by mean time to
-   start, descending (undefined values last).
+   start, descending (undefined values last), by the cells' `data-sort`.
 
 It checks a run without `--state` (whose page also counts the sessions of open buckets an
 earlier run carried, which are not in this run's CSV files). Exit status 0 when every check
@@ -53,16 +58,92 @@ DERIVED = {
 }
 
 
+def rounded(numerator, denominator):
+    """numerator / denominator rounded to an integer, half away from zero (denominator > 0)."""
+    quotient, remainder = divmod(abs(numerator), denominator)
+    if 2 * remainder >= denominator:
+        quotient += 1
+    return -quotient if numerator < 0 else quotient
+
+
+def grouped(value):
+    """An integer with commas between groups of three digits: 1,234,567."""
+    return f"{value:,}"
+
+
+def decimal2(hundredths):
+    sign = "-" if hundredths < 0 else ""
+    whole, fraction = divmod(abs(hundredths), 100)
+    return f"{sign}{whole:,}.{fraction:02d}"
+
+
 def fixed2(numerator, denominator):
-    """numerator / denominator with two decimals, rounded half away from zero; `–` when undefined."""
+    """numerator / denominator with two decimals, rounded half away from zero, thousands
+    separated; `–` when undefined."""
     if denominator == 0:
         return UNDEFINED
-    negative = (numerator < 0) != (denominator < 0)
-    hundredths, remainder = divmod(abs(numerator) * 100, abs(denominator))
-    if 2 * remainder >= abs(denominator):
-        hundredths += 1
-    sign = "-" if negative and hundredths else ""
-    return f"{sign}{hundredths // 100}.{hundredths % 100:02d}"
+    if denominator < 0:
+        numerator, denominator = -numerator, -denominator
+    return decimal2(rounded(100 * numerator, denominator))
+
+
+def hundredths_of(cell):
+    """A CSV cell with two decimals ("3552358.11") as an integer of hundredths."""
+    whole, _, fraction = cell.partition(".")
+    negative = whole.startswith("-")
+    value = abs(int(whole)) * 100 + int((fraction + "00")[:2])
+    return -value if negative else value
+
+
+def bitrate(hundredths):
+    """bit/s under 1 kbit/s, whole kbit/s under 1 Mbit/s, else Mbit/s with two decimals; the
+    unit chosen after rounding."""
+    sign = "-" if hundredths < 0 else ""
+    value = abs(hundredths)
+    if rounded(value, 100) < 1000:
+        return f"{sign}{rounded(value, 100)} bit/s"
+    if rounded(value, 100_000) < 1000:
+        return f"{sign}{rounded(value, 100_000)} kbit/s"
+    return sign + decimal2(rounded(value, 1_000_000)) + " Mbit/s"
+
+
+def duration(milliseconds):
+    """850 ms, 4.5 s, 2 s, 45 s, 12 min 5 s, 12 min, 1 h 23 min, 12 h, 2 d 3 h: rounded half up
+    in the smallest unit shown, the form chosen after rounding."""
+    if milliseconds < 0:
+        return "-" + duration(-milliseconds)
+
+    def pair(count, per, big, small):
+        whole, rest = divmod(count, per)
+        return f"{whole} {big}" if rest == 0 else f"{whole} {big} {rest} {small}"
+
+    if milliseconds < 1000:
+        return f"{milliseconds} ms"
+    tenths = rounded(milliseconds, 100)
+    if tenths < 100:
+        return f"{tenths // 10} s" if tenths % 10 == 0 else f"{tenths // 10}.{tenths % 10} s"
+    seconds = rounded(milliseconds, 1000)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return pair(seconds, 60, "min", "s")
+    minutes = rounded(milliseconds, 60_000)
+    if minutes < 1440:
+        return pair(minutes, 60, "h", "min")
+    return pair(rounded(milliseconds, 3_600_000), 24, "d", "h")
+
+
+def presented(column, cell):
+    """A summary.csv cell (as the CSV writes it) as the page writes it."""
+    if cell in ("", UNDEFINED):
+        return UNDEFINED
+    if column.startswith("startup_ms_"):
+        return fixed2(int(cell), 1000)
+    if column == "avg_bitrate_bps":
+        return bitrate(hundredths_of(cell))
+    if "." in cell:
+        return decimal2(hundredths_of(cell))
+    return grouped(int(cell))
 
 
 class Page(HTMLParser):
@@ -74,7 +155,8 @@ class Page(HTMLParser):
         self.cells = []  # (attributes, text, index in row, section id)
         self.references = []
         self.ids = set()
-        self.tables = {}  # section id -> [[cell text]]
+        self.tables = {}  # section id -> [[cell data-sort, or text]]
+        self.table = 0  # the number of the table being read
         self._capture = None
         self._cell = None
         self._row_index = 0
@@ -101,6 +183,8 @@ class Page(HTMLParser):
             self.references.append(f"<{tag}>")
         if tag == "style":
             self._in_style = True
+        if tag == "table":
+            self.table += 1
         if tag == "tr":
             self._row_index = 0
             self.tables.setdefault(self._section, []).append([])
@@ -108,7 +192,7 @@ class Page(HTMLParser):
             self._cell = [attributes, "", self._row_index, self._section]
             self._row_index += 1
         if "data-csv" in attributes or "data-bin" in attributes:
-            self._capture = [attributes, ""]
+            self._capture = [dict(attributes, table=self.table), ""]
 
     def handle_endtag(self, tag):
         if tag == "style":
@@ -120,7 +204,7 @@ class Page(HTMLParser):
             self.cells.append(tuple(self._cell))
             rows = self.tables.get(self._section)
             if rows:
-                rows[-1].append(self._cell[1])
+                rows[-1].append(self._cell[0].get("data-sort", self._cell[1]))
             self._cell = None
         if tag in ("section", "footer"):
             self._section = None
@@ -156,31 +240,35 @@ def aggregate(rows, operation):
     """What `operation` makes of the rows of playbacks.csv, vp_sessions.csv or marconi_items.csv."""
     name, _, argument = operation.partition(":")
     if name == "count":
-        return str(len(rows) if not argument else sum(1 for row in rows if row[argument] != ""))
+        return grouped(len(rows) if not argument else sum(1 for row in rows if row[argument] != ""))
     if name == "sum":
         value = total(rows, argument)
-        return UNDEFINED if value is None else str(value)
-    if name == "mean":
+        return UNDEFINED if value is None else grouped(value)
+    if name == "mean-seconds":
         values = [int(row[argument]) for row in rows if row[argument] != ""]
-        return fixed2(sum(values), len(values))
+        return fixed2(sum(values), 1000 * len(values))
     if name == "pct" and "=" in argument:
         column, _, value = argument.partition("=")
         return fixed2(100 * sum(1 for row in rows if row[column] == value), len(rows))
     if name == "pct":
         part, _, whole = argument.partition("/")
         return fixed2(100 * (total(rows, part) or 0), total(rows, whole) or 0)
-    if name in ("seconds", "hours"):
+    if name == "seconds":
         value = total(rows, argument)
-        return UNDEFINED if value is None else fixed2(value, 1000 if name == "seconds" else 3_600_000)
+        return UNDEFINED if value is None else fixed2(value, 1000)
+    if name == "duration":
+        value = total(rows, argument)
+        return UNDEFINED if value is None else duration(value)
     raise ValueError(f"unknown operation {operation!r}")
 
 
 def summary_value(rows, column):
-    """A summary.csv column over the rows: the cell of one row, or the rows added up; None when not checkable."""
+    """A summary.csv column over the rows, as the page writes it: the cell of one row, or the rows
+    added up; None when not checkable."""
     if len(rows) == 1:
-        return rows[0][column] or UNDEFINED
+        return presented(column, rows[0][column])
     if column in SUMMABLE:
-        return str(sum(int(row[column]) for row in rows))
+        return grouped(sum(int(row[column]) for row in rows))
     if column in DERIVED:
         part, multiplier, whole = DERIVED[column]
         return fixed2(multiplier * sum(int(row[part]) for row in rows), sum(int(row[whole]) for row in rows))
@@ -189,6 +277,10 @@ def summary_value(rows, column):
 
 def check_numbers(page, folder):
     problems, checked, uncheckable = [], 0, 0
+    shown = {}  # (table, key) -> the values its rows show
+    for attributes, _ in page.marked:
+        if "data-key" in attributes and "data-value" in attributes:
+            shown.setdefault((attributes["table"], attributes["data-key"]), set()).add(attributes["data-value"])
     for attributes, text in page.marked:
         text = text.strip()
         if "data-bin" in attributes:
@@ -198,7 +290,10 @@ def check_numbers(page, folder):
         rows = read_csv(folder, file)
         if "data-row" in attributes:
             rows = [row for row in rows if row["bucket"] == attributes["data-row"]]
-        if "data-key" in attributes:
+        if "data-rest" in attributes:
+            others = shown.get((attributes["table"], attributes["data-key"]), set())
+            rows = [row for row in rows if row[attributes["data-key"]] not in others]
+        elif "data-key" in attributes:
             rows = [row for row in rows if row[attributes["data-key"]] == attributes["data-value"]]
         if not rows:
             problems.append(f"{where}: no such row, the page shows {text!r}")
@@ -235,9 +330,10 @@ def check_bins(page, folder):
         counts = expected.get(name)
         if counts is None or not index.isdigit() or int(index) >= len(counts):
             problems.append(f"bin {attributes['data-bin']!r} is no bin of the histograms")
-        elif text.strip() != str(counts[int(index)]):
+        elif text.strip() != grouped(counts[int(index)]):
             problems.append(
-                f"bin {attributes['data-bin']}: the page shows {text.strip()!r}, playbacks.csv gives {counts[int(index)]}"
+                f"bin {attributes['data-bin']}: the page shows {text.strip()!r}, "
+                f"playbacks.csv gives {grouped(counts[int(index)])}"
             )
     for name, counts in expected.items():
         for index in range(len(counts)):
@@ -247,11 +343,13 @@ def check_bins(page, folder):
 
 
 def check_cells(page):
-    """Every table cell with a number, but a row's first, marked with its source (the provenance left out)."""
+    """Every table cell with a number (a digit or `–`), but a row's first and the text and time
+    columns, marked with its source (the provenance left out)."""
     problems = []
-    number = re.compile(r"^(-?\d+(\.\d+)?|–)$")
+    number = re.compile(r"[0-9–]")
     for attributes, text, index, section in page.cells:
-        if section != "provenance" and index > 0 and number.match(text.strip()) and "data-csv" not in attributes:
+        free = attributes.get("class") in ("text", "when")
+        if section != "provenance" and index > 0 and not free and number.search(text) and "data-csv" not in attributes:
             problems.append(f"a table cell shows {text.strip()!r} without saying where it comes from")
     return problems
 

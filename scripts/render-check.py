@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Checks a screenshot of report.html: every chart the page declares is drawn, with each series visible.
+"""Checks a screenshot of report.html: every chart the page declares is drawn, with each series
+visible; and that every character of its text has a glyph (no box, "tofu").
 
     render-check.py REPORT_HTML SCREENSHOT_PNG [--min-charts N]
+    render-check.py --glyph-page REPORT_HTML GLYPHS_HTML      (prints the window size to render it at)
+    render-check.py --glyphs REPORT_HTML GLYPHS_PNG
 
 From the HTML it reads each chart (`<svg class="chart">`): the fill of its plot area
 (`<rect class="plot">`) and the colours of its legend (`<rect class="swatch">`). In the PNG (decoded here with zlib, 8-bit RGB or RGBA) it finds each plot
@@ -9,7 +12,19 @@ area by its fill (every chart has its own) and counts, inside it, the pixels of 
 colour (the legend lies outside the plot area, so it does not count). It fails, saying why, when
 there are fewer than N charts (default 7), a plot area is missing or too small, or a series has
 fewer than 20 pixels in its plot area. Exit status 0 when every check passes, 1 otherwise.
+
+Glyphs: `--glyph-page` writes a page with every character of the report's text that is not
+ASCII (marks, format characters and spaces, which draw nothing alone, left out), each in a cell
+of its own, in the report's own font stack, after two reference cells with unassigned code
+points (U+0378, U+0379), which no font has: Chromium draws those with the primary font's
+missing-glyph box. `--glyphs` then reads the screenshot of that page: a character whose cell is
+pixel for pixel the references' box, or blank, fell back to no font, and is reported with its
+code point. The two references must be alike and not blank, or the method itself is in doubt
+(another renderer, a font that covers them), which fails too. Comparing pixels of one
+rendering, not font tables, asks the question that matters: what Chromium drew.
 """
+
+import unicodedata
 
 import re
 import struct
@@ -147,8 +162,104 @@ def check(html_path, png_path, min_charts):
     return problems
 
 
+REFERENCES = ["\u0378", "\u0379"]
+CELL, COLUMNS = 40, 20
+SILENT = {"Mn", "Me", "Cf", "Cc", "Zs", "Zl", "Zp", "Co", "Cn", "Cs"}
+
+
+def characters_of(html):
+    """The distinct characters of the page's text (not markup, not its style or script) that are
+    not ASCII and draw something alone, in code-point order."""
+    from html.parser import HTMLParser
+
+    class Text(HTMLParser):
+        def __init__(self):
+            super().__init__(convert_charrefs=True)
+            self.text, self.skip = [], 0
+
+        def handle_starttag(self, tag, attrs):
+            self.skip += tag in ("style", "script")
+
+        def handle_endtag(self, tag):
+            self.skip -= tag in ("style", "script")
+
+        def handle_data(self, data):
+            if not self.skip:
+                self.text.append(data)
+
+    parser = Text()
+    parser.feed(html)
+    found = {c for c in "".join(parser.text) if ord(c) > 0x7E}
+    return sorted(c for c in found if unicodedata.category(c) not in SILENT or c in REFERENCES)
+
+
+def font_family(html):
+    match = re.search(r"body \{[^}]*font-family: ([^;]+);", html)
+    return match.group(1) if match else "sans-serif"
+
+
+def glyph_page(html_path, out_path):
+    """Writes the page of glyph cells; returns the window size (width,height) to render it at."""
+    with open(html_path, encoding="utf-8") as file:
+        html = file.read()
+    cells = REFERENCES + characters_of(html)
+    rows = (len(cells) + COLUMNS - 1) // COLUMNS
+    parts = [
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><style>',
+        f"body {{ margin: 0; background: #fff; color: #000; font-family: {font_family(html)}; }}",
+        f"span {{ position: absolute; width: {CELL}px; height: {CELL}px; line-height: {CELL}px; font-size: 28px; "
+        "text-align: center; overflow: hidden; }",
+        "</style></head><body>",
+    ]
+    for index, character in enumerate(cells):
+        x, y = CELL * (index % COLUMNS), CELL * (index // COLUMNS)
+        parts.append(f'<span style="left: {x}px; top: {y}px">&#{ord(character)};</span>')
+    parts.append("</body></html>\n")
+    with open(out_path, "w", encoding="utf-8") as file:
+        file.write("\n".join(parts))
+    return CELL * COLUMNS, CELL * rows + CELL
+
+
+def check_glyphs(html_path, png_path):
+    with open(html_path, encoding="utf-8") as file:
+        cells = REFERENCES + characters_of(file.read())
+    _, _, rows = read_png(png_path)
+
+    def pixels(index):
+        x, y = CELL * (index % COLUMNS), CELL * (index // COLUMNS)
+        return b"".join(row[3 * x : 3 * (x + CELL)] for row in rows[y : y + CELL])
+
+    blank = b"\xff" * (3 * CELL * CELL)
+    box = pixels(0)
+    problems = []
+    if box == blank or pixels(1) != box:
+        problems.append(
+            "the reference cells (U+0378, U+0379, which no font has) are blank or differ: "
+            "the missing-glyph box cannot be told apart, so the check cannot be made"
+        )
+        return problems, 0
+    for index, character in enumerate(cells[2:], 2):
+        drawn = pixels(index)
+        if drawn == box or drawn == blank:
+            name = unicodedata.name(character, "unassigned")
+            what = "the missing-glyph box" if drawn == box else "nothing"
+            problems.append(f"U+{ord(character):04X} {character!r} ({name}) is drawn as {what}: no font has it")
+    return problems, len(cells) - 2
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--glyph-page"] and len(args) == 3:
+        width, height = glyph_page(args[1], args[2])
+        print(f"{width},{height}")
+        return
+    if args[:1] == ["--glyphs"] and len(args) == 3:
+        problems, checked = check_glyphs(args[1], args[2])
+        for problem in problems:
+            print(f"render-check: {problem}", file=sys.stderr)
+        if not problems:
+            print(f"render-check: every one of {checked} characters beyond ASCII has a glyph", file=sys.stderr)
+        sys.exit(1 if problems else 0)
     min_charts = 7
     if "--min-charts" in args:
         index = args.index("--min-charts")

@@ -10,7 +10,12 @@
 #      leaves the machine), and have every section; its sorting script must sort;
 #   3. the report of an empty log (charts without data) must fail the screenshot check, the
 #      samples' report with its charts hidden too, and a page with a number changed, an image
-#      from elsewhere, or a script error must fail the checks.
+#      from elsewhere, or a script error must fail the checks;
+#   4. every character of a page whose titles have emoji and CJK ideographs must be drawn with a
+#      glyph, no box (render-check.py --glyphs, from a screenshot of them in the page's fonts); the
+#      same screenshot with only DejaVu's fonts, and a title with an unassigned code point, must fail;
+#   5. the generated day's page (lines, 5-minute buckets) must show every series of every chart,
+#      the startup percentiles included, and its breakdown by title a floor of views.
 # With an argument, also copies the samples' screenshot there (docs/report.png is made so).
 # Uses the debug build of avt-replay (`swift build`).
 set -euo pipefail
@@ -18,10 +23,10 @@ cd "$(dirname "$0")/.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-render() { # render HTML PNG
+render() { # render HTML PNG [WIDTH,HEIGHT]
     if ! timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
         --force-color-profile=srgb --hide-scrollbars \
-        --user-data-dir="$work/profile" --screenshot="$2" --window-size=1200,1900 "file://$1" \
+        --user-data-dir="$work/profile" --screenshot="$2" --window-size="${3:-1200,1900}" "file://$1" \
         >"$work/chromium.log" 2>&1 || [ ! -s "$2" ]; then
         cat "$work/chromium.log" >&2
         echo "render-test: chromium could not render $1" >&2
@@ -90,6 +95,40 @@ scripts/page-check.py "$work/fixture/report.html" --dom "$work/fixture.dom"
 "$replay" --quiet --out "$work/generated" --bucket 5m --group-by title "$work/generated-logs"/*.jsonl || true
 load "$work/generated/report.html" "$work/generated.dom"
 scripts/page-check.py "$work/generated/report.html" --dom "$work/generated.dom"
+render "$work/generated/report.html" "$work/generated.png" 1200,2600
+scripts/render-check.py "$work/generated/report.html" "$work/generated.png"
+grep -q '<tfoot><tr class="rest"><td class="text">other (' "$work/generated/report.html" ||
+    { echo "render-test: the generated day's breakdown by title has no row for the values under the floor" >&2; exit 1; }
+
+# Titles in emoji and CJK: each character of the page drawn with a glyph of some font.
+glyphs() { # glyphs REPORT_HTML NAME: renders the page's characters; checks each has a glyph
+    local size
+    size=$(scripts/render-check.py --glyph-page "$1" "$work/$2-glyphs.html")
+    render "$work/$2-glyphs.html" "$work/$2-glyphs.png" "$size"
+    scripts/render-check.py --glyphs "$1" "$work/$2-glyphs.png"
+}
+mkdir -p "$work/unicode-logs"
+for log in samples/*.jsonl.gz; do
+    zcat "$log" | sed -e 's/"title":"Live match"/"title":"ライブ 東京 🎬⚽ Live match"/' \
+        -e 's/"title":"Episode 42"/"title":"第42話 夜のドライブ 🌃🎞️ Episode 42"/' >"$work/unicode-logs/$(basename "$log" .gz)"
+done
+"$replay" --quiet --out "$work/unicode" --group-by title --breakdown-min-views 1 "$work/unicode-logs"/*.jsonl
+grep -q '東京 🎬⚽ Live match' "$work/unicode/report.html" && grep -q '第42話 夜のドライブ 🌃🎞️' "$work/unicode/report.html" ||
+    { echo "render-test: the titles in emoji and CJK are not on the page" >&2; exit 1; }
+render "$work/unicode/report.html" "$work/unicode.png"
+scripts/render-check.py "$work/unicode/report.html" "$work/unicode.png"
+glyphs "$work/unicode/report.html" unicode
+FONTCONFIG_FILE="$work/dejavu-only.conf"
+printf '<?xml version="1.0"?>\n<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>%s</cachedir></fontconfig>\n' \
+    "$work/fontconfig-cache" >"$FONTCONFIG_FILE"
+export FONTCONFIG_FILE
+rm -rf "$work/profile"
+expect_failure "the emoji and CJK titles with only DejaVu's fonts" "(CJK UNIFIED IDEOGRAPH-6771) is drawn as the missing-glyph box" \
+    glyphs "$work/unicode/report.html" dejavu
+unset FONTCONFIG_FILE
+rm -rf "$work/profile"
+sed 's/Live match/Live \xcd\xb8 match/' "$work/unicode/report.html" >"$work/unicode/unassigned.html"
+expect_failure "a title with an unassigned code point" "U+0378" glyphs "$work/unicode/unassigned.html" unassigned
 
 : >"$work/empty.jsonl"
 "$replay" --quiet --out "$work/empty" "$work/empty.jsonl"
@@ -116,5 +155,7 @@ sed 's|</body>|<script>undefinedFunction();</script></body>|' "$work/samples/rep
 expect_failure "a page with a script error" "logged to the console" load "$work/samples/error.html" "$work/error.dom"
 
 if [ $# -gt 0 ]; then cp "$work/samples.png" "$1"; fi
-echo "render-test: report.html renders every chart and series, its numbers are its CSV files', it loads nothing" \
-    "and logs nothing, and sorts; empty and hidden charts, changed numbers, requests and errors are caught" >&2
+if [ -n "${RENDER_TEST_KEEP:-}" ]; then mkdir -p "$RENDER_TEST_KEEP" && cp "$work"/*.png "$RENDER_TEST_KEEP"/; fi
+echo "render-test: report.html renders every chart and series, its numbers are its CSV files' in people's units," \
+    "every character has a glyph, it loads nothing and logs nothing, and sorts; empty and hidden charts, changed" \
+    "numbers, missing glyphs, requests and errors are caught" >&2

@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import Replay
+import ReportEncoding
 
 /// What a replay reads and every option that decides what it writes: what the command line
 /// (`replay`, `check`) hands to a ``ReplayRun``.
@@ -33,6 +34,9 @@ package struct ReplayConfiguration {
     /// `--ts-unit`: the unit of a `ts` given as a number; `nil` when not given (milliseconds,
     /// and a warning for numbers that look like seconds).
     package var timestampUnit: RecordDecoder.TimestampUnit? = nil
+    /// The floor of views of report.html's breakdown rows (`--breakdown-min-views`).
+    package var breakdownMinimumViews = Self.defaultBreakdownMinimumViews
+    package static let defaultBreakdownMinimumViews = HTMLReport.Page.defaultBreakdownMinimumViews
 
     package init(
         files: [String], replayOptions: ReplayOptions, hubName: String, prefix: String, grain: MetricsGrain,

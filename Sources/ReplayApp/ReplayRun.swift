@@ -104,7 +104,8 @@ package struct ReplayRun {
                 bucket: options.bucket, groupBy: options.groupBy,
                 metricPoints: arguments.metricPoints,
                 window: arguments.window,
-                sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) })
+                sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) },
+                breakdownMinimumViews: arguments.breakdownMinimumViews)
         } catch {
             printError("avt-replay: \(error)")
             return failed(.outputFailed)
@@ -321,6 +322,7 @@ package struct ReplayRun {
             "since=\(arguments.since.map { String($0.milliseconds) } ?? "")",
             "until=\(arguments.until.map { String($0.milliseconds) } ?? "")",
             "state=\(state != nil)", "finish=\(finish)", "tentacles=\(replay.tentaclesVersion.rawValue)",
+            "breakdown-min-views=\(arguments.breakdownMinimumViews)",
         ]
         options += arguments.middlewareArguments.map { "vp-middleware=\($0)" }
         return options

@@ -26,6 +26,8 @@ package final class ReportSet {
     private var pageSummary: KPISummary?
     /// The page's breakdowns: one summary per `--group-by` key, split by that key alone.
     private var breakdowns: [KPISummary]
+    /// The floor of views of a breakdown's rows (`--breakdown-min-views`).
+    private let breakdownMinimumViews: Int64
     private let htmlPath: String
     private var worst = WorstPlaybacks()
     /// The page's value propositions and radio stations: the sessions and items this run closed.
@@ -62,9 +64,10 @@ package final class ReportSet {
         folder: String, withTrace: Bool, prefix: String, bucket: Int64, groupBy: GroupBy = .none,
         metricPoints: MetricPoints = .events,
         window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max),
-        sharding: Sharding? = nil
+        sharding: Sharding? = nil, breakdownMinimumViews: Int64 = HTMLReport.Page.defaultBreakdownMinimumViews
     ) throws(AtomicFile.WriteError) {
         self.window = window
+        self.breakdownMinimumViews = breakdownMinimumViews
         try AtomicFile.makeDirectory(folder)
         func path(_ name: String) -> String { (folder as NSString).appendingPathComponent(name) }
         var files: [ReportWriter?] = []
@@ -253,7 +256,8 @@ package final class ReportSet {
             try stage(AggregatesReport.encode(aggregates), to: aggregatesPath)
             let page = HTMLReport.Page(
                 summary: pageSummary ?? summary, worst: worst, breakdowns: breakdowns,
-                valuePropositions: valuePropositions, stations: stations, provenance: provenance)
+                valuePropositions: valuePropositions, stations: stations, provenance: provenance,
+                breakdownMinimumViews: breakdownMinimumViews)
             try stage(HTMLReport.encode(page), to: htmlPath)
             if metricPoints.influxAggregates {
                 sessionFiles[SessionFile.influx.rawValue]?.append(metrics.influx(aggregates))

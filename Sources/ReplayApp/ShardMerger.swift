@@ -35,6 +35,13 @@ package struct ShardMerger {
     /// K of each shard, and N.
     package var shardIndices: [Int] { shards.map(\.state.shard) }
     package var shardCount: Int { shards[0].state.shards }
+    /// The shards' `--breakdown-min-views` (an option every shard has alike), or the default for
+    /// shards written before it was one.
+    package var breakdownMinimumViews: Int64 {
+        let prefix = "breakdown-min-views="
+        let option = shards[0].state.options.first { $0.hasPrefix(prefix) }
+        return option.flatMap { Int64($0.dropFirst(prefix.count)) } ?? HTMLReport.Page.defaultBreakdownMinimumViews
+    }
     /// The foot of the page: every shard read the same input with the same options.
     package var provenance: HTMLReport.Provenance { shards[0].state.provenance }
 

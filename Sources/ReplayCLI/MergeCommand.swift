@@ -91,7 +91,8 @@ struct MergeCommand: ParsableCommand {
                 folder: folder.staging, withTrace: merger.trace, prefix: merger.prefix, bucket: merger.bucket,
                 groupBy: merger.groupBy,
                 metricPoints: MetricPoints(
-                    influxAggregates: merger.aggregate, graphiteAggregates: merger.graphiteAggregate))
+                    influxAggregates: merger.aggregate, graphiteAggregates: merger.graphiteAggregate),
+                breakdownMinimumViews: merger.breakdownMinimumViews)
         } catch {
             printError("avt-replay merge: \(error)")
             folder.discard()

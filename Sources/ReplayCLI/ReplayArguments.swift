@@ -103,8 +103,16 @@ struct ReplayArguments: ParsableArguments {
             strict: strict, middlewareArguments: (vpDuration.map(\.option) + vpMiddleware).map(\.argument),
             toolName: ReplayTool.current.name)
         configuration.timestampUnit = tsUnit
+        configuration.breakdownMinimumViews = breakdownMinViews
         return configuration
     }
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "In report.html's breakdowns, add up the values with fewer views than this into one last row.",
+            valueName: "n"))
+    var breakdownMinViews: Int64 = ReplayConfiguration.defaultBreakdownMinimumViews
 
     /// What goes to the metric files and servers (`--metrics`, `--aggregate`).
     var metricPoints: MetricPoints { MetricPoints(grain: metrics, aggregate: aggregate) }
@@ -147,6 +155,9 @@ struct ReplayArguments: ParsableArguments {
         if !(60_000...86_400_000).contains(bucket.milliseconds) {
             throw ValidationError("--bucket must be from 1m to 1d.")
         }
+        if breakdownMinViews < 1 {
+            throw ValidationError("--breakdown-min-views must be at least 1.")
+        }
         if idleGap.milliseconds < 1_000 {
             throw ValidationError("--idle-gap must be at least 1s.")
         }
@@ -187,6 +198,10 @@ struct ReplayArguments: ParsableArguments {
         ]
         if aggregate { options.append("--aggregate") }
         for keys in groupBy { options += ["--group-by", keys.keys.joined(separator: ",")] }
+        // Only when not the default, so that the recordings made before the option still match.
+        if breakdownMinViews != ReplayConfiguration.defaultBreakdownMinimumViews {
+            options += ["--breakdown-min-views", String(breakdownMinViews)]
+        }
         if let since { options += ["--since", since.argument] }
         if let until { options += ["--until", until.argument] }
         if let maxLate { options += ["--max-late", maxLate.argument] }

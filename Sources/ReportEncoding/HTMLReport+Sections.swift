@@ -11,11 +11,15 @@ extension HTMLReport {
         var row: String? = nil
         var key: String? = nil
         var value: String? = nil
+        /// Whether the rows are those of `key` whose value no other row of the table shows: the
+        /// rest of a breakdown, written `data-rest`.
+        var isRest = false
 
         static let summaryAll = Source(file: "summary.csv", row: "all")
 
-        /// Appends the element's opening tag with the attributes, for the column `column`.
-        func open(_ element: String, column: String, to html: inout HTMLWriter) {
+        /// Appends the element's opening tag with the attributes, for the column `column`, and
+        /// `data-sort`, the value the sorting script orders by, when given.
+        func open(_ element: String, column: String, sort: String? = nil, to html: inout HTMLWriter) {
             html.markup("<" + element + " data-csv=\"")
             html.text(file)
             if let row {
@@ -28,14 +32,26 @@ extension HTMLReport {
                 html.markup("\" data-value=\"")
                 html.text(value)
             }
+            if let key, isRest {
+                html.markup("\" data-key=\"")
+                html.text(key)
+                html.markup("\" data-rest=\"")
+            }
             html.markup("\" data-col=\"")
             html.text(column)
+            if let sort {
+                html.markup("\" data-sort=\"")
+                html.text(sort)
+            }
             html.markup("\">")
         }
 
-        /// Appends a table cell with a number, as ``open(_:column:to:)`` marks it.
-        func cell(_ column: String, to html: inout HTMLWriter, _ number: (inout HTMLWriter) -> Void) {
-            open("td", column: column, to: &html)
+        /// Appends a table cell with a number, as ``open(_:column:sort:to:)`` marks it; `sort` is the
+        /// number the sorting script orders the rows by (an undefined one has none, and sorts last).
+        func cell(
+            _ column: String, sort: String?, to html: inout HTMLWriter, _ number: (inout HTMLWriter) -> Void
+        ) {
+            open("td", column: column, sort: sort, to: &html)
             number(&html)
             html.markup("</td>")
         }
@@ -90,8 +106,9 @@ extension HTMLReport {
 
         """
 
-    /// Sorts a table by the column whose heading is clicked: numbers by value, undefined (`–`) and
-    /// text after them; a second click reverses the order.
+    /// Sorts a table by the column whose heading is clicked: numbers by value (their `data-sort`,
+    /// not the text people read), undefined (`–`) and text after them; a second click reverses
+    /// the order. A table's `<tfoot>` (the rest of a breakdown) stays last.
     static let script = """
         <script>
         document.querySelectorAll("table.sortable").forEach(function (table) {
@@ -103,9 +120,9 @@ extension HTMLReport {
               heading.setAttribute("aria-sort", descending ? "descending" : "ascending");
               var body = table.tBodies[0];
               var key = function (row) {
-                var text = row.cells[column].textContent;
-                var number = parseFloat(text);
-                return isNaN(number) ? text : number;
+                var cell = row.cells[column];
+                var number = parseFloat(cell.getAttribute("data-sort"));
+                return isNaN(number) ? cell.textContent : number;
               };
               var rows = Array.prototype.slice.call(body.rows);
               rows.sort(function (a, b) {
@@ -170,56 +187,56 @@ extension HTMLReport {
             html.markup("</dd></div>\n")
         }
         let perHour: Int64 = 3_600_000
-        tile("Views", "Playbacks (playback ids), started or not.", "views") { $0.int(total.views) }
-        tile("Plays", "Views that started: a Start was accepted.", "plays") { $0.int(total.plays) }
+        tile("Views", "Playbacks (playback ids), started or not.", "views") { $0.count(total.views) }
+        tile("Plays", "Views that started: a Start was accepted.", "plays") { $0.count(total.plays) }
         tile(
             "VSF", "Video start failure: start failures / views × 100. A start failure never started and had an error.",
             "vsf_pct", unit: "%"
-        ) { $0.ratio(total.startFailures, over: total.views, times: 100) }
+        ) { $0.rate(total.startFailures, over: total.views, times: 100) }
         tile(
             "EBVS",
             "Exits before video start: exits before start / views × 100 (never started, no error, not ads only).",
             "ebvs_pct", unit: "%"
-        ) { $0.ratio(total.exitsBeforeStart, over: total.views, times: 100) }
+        ) { $0.rate(total.exitsBeforeStart, over: total.views, times: 100) }
         tile(
             "VPF", "Video playback failure: playback failures / plays × 100 (started, then had an error).", "vpf_pct",
             unit: "%"
-        ) { $0.ratio(total.playbackFailures, over: total.plays, times: 100) }
+        ) { $0.rate(total.playbackFailures, over: total.plays, times: 100) }
         tile(
             "Rebuffer", "Rebuffer time / watch time × 100; watch time is play time plus rebuffer time.",
             "rebuffer_pct", unit: "%"
-        ) { $0.ratio(total.rebufferTime, over: total.watchTime, times: 100) }
+        ) { $0.rate(total.rebufferTime, over: total.watchTime, times: 100) }
         tile(
             "Rebuffers per hour", "Rebuffers per hour of watch time: rebuffers × 3,600,000 / watch_ms.",
             "rebuffers_per_hour"
-        ) { $0.ratio(total.rebuffers, over: total.watchTime, times: perHour) }
+        ) { $0.rate(total.rebuffers, over: total.watchTime, times: perHour) }
         for (percentile, column) in [(50.0, "startup_ms_p50"), (95.0, "startup_ms_p95")] {
             tile(
                 "Startup p" + String(Int(percentile)),
                 "The \(Int(percentile))th percentile of startup_ms over the plays that have one: from the playback's "
-                    + "own MediaRequest to its Start (within 1 %).", column, unit: "ms"
-            ) { html in
-                if let value = total.startupPercentile(percentile) { html.int(value) } else { html.markup("–") }
-            }
+                    + "own MediaRequest to its Start (within 1 %), in seconds.", column, unit: "s"
+            ) { $0.seconds(total.startupPercentile(percentile)) }
         }
         tile(
-            "Average bitrate", "Time-weighted mean bitrate over the play time with a known bitrate.",
-            "avg_bitrate_bps", unit: "bit/s"
+            "Average bitrate",
+            "Time-weighted mean bitrate over the play time with a known bitrate: bit/s under 1 kbit/s, kbit/s "
+                + "under 1 Mbit/s, else Mbit/s.", "avg_bitrate_bps"
         ) { html in
-            html.ratio(total.bitMilliseconds, over: Int128(total.bitrateTime))
+            let hundredths = PageFormat.roundedQuotient(total.bitMilliseconds * 100, Int128(total.bitrateTime))
+            html.markup(hundredths.map { PageFormat.bitrate(hundredths: $0) } ?? "–")
         }
         tile(
             "Quality changes per hour", "Quality changes, up and down, per hour of watch time.",
             "quality_changes_per_hour"
-        ) { $0.ratio(total.qualityChanges, over: total.watchTime, times: perHour) }
+        ) { $0.rate(total.qualityChanges, over: total.watchTime, times: perHour) }
         tile(
             "Concurrent peak", "The most playbacks in progress at one instant, from first to last record.",
             "concurrent_peak"
-        ) { $0.int(peak) }
-        tile("VP sessions", "Value-proposition sessions opened.", "vp_sessions") { $0.int(total.vpSessions) }
+        ) { $0.count(peak) }
+        tile("VP sessions", "Value-proposition sessions opened.", "vp_sessions") { $0.count(total.vpSessions) }
         tile("VP completion", "Value-proposition sessions completed / sessions × 100.", "vp_completion_pct", unit: "%")
         {
-            $0.ratio(total.vpCompleted, over: total.vpSessions, times: 100)
+            $0.rate(total.vpCompleted, over: total.vpSessions, times: 100)
         }
         html.markup("</dl>\n</section>\n")
     }
@@ -241,8 +258,10 @@ extension HTMLReport {
         return a.value.precedesInUTF8Order(b.value)
     }
 
-    /// A table per `--group-by` key: its values' playback KPIs, worst first (``ranksWorse(_:_:)``).
-    static func appendBreakdowns(_ breakdowns: [KPISummary], to html: inout HTMLWriter) {
+    /// A table per `--group-by` key: its values' playback KPIs, worst first (``ranksWorse(_:_:)``)
+    /// among the values with at least `minimumViews` views; the values with fewer are added up
+    /// into one last row, in the table's foot (which sorting leaves last).
+    static func appendBreakdowns(_ breakdowns: [KPISummary], minimumViews: Int64, to html: inout HTMLWriter) {
         html.markup("<section id=\"breakdown\">\n<h2>Breakdown</h2>\n")
         guard !breakdowns.isEmpty else {
             html.markup("<p>Run with <code>--group-by</code> to break the playbacks down by a dimension here.</p>\n")
@@ -250,13 +269,19 @@ extension HTMLReport {
             return
         }
         html.markup(
-            "<p>The playbacks by each <code>--group-by</code> key, worst first: highest VPF %, then VSF %, "
-                + "then most views; click a heading to sort. Values without a playback are left out.</p>\n")
+            "<p>The playbacks by each <code>--group-by</code> key, worst first among the values with at least ")
+        html.count(minimumViews)
+        html.markup(minimumViews == 1 ? " view" : " views")
+        html.markup(
+            " (<code>--breakdown-min-views</code>): highest VPF %, then VSF %, then most views; the values with "
+                + "fewer views are added up in the last row. Click a heading to sort. Values without a playback "
+                + "are left out.</p>\n")
         for breakdown in breakdowns {
             guard let key = breakdown.groupBy.keys.first else { continue }
             let groups = breakdown.rows.filter { $0.bucket == nil && $0.kpis.views > 0 }
                 .map { (value: $0.group.first ?? "", kpis: $0.kpis) }
-                .sorted(by: ranksWorse)
+            let shown = groups.filter { $0.kpis.views >= minimumViews }.sorted(by: ranksWorse)
+            let rest = groups.filter { $0.kpis.views < minimumViews }
             html.markup("<h3>By ")
             html.text(key)
             html.markup(
@@ -264,29 +289,56 @@ extension HTMLReport {
             html.text(key)
             html.markup(
                 "</th><th>Views</th><th>Plays</th><th>VSF %</th><th>EBVS %</th><th>VPF %</th><th>Rebuffer %</th>"
-                    + "<th>Startup p50 (ms)</th><th>Startup p95 (ms)</th></tr></thead>\n<tbody>\n")
-            for group in groups {
-                let kpis = group.kpis
-                let source = Source(file: "summary.csv", row: "all", key: key, value: group.value)
+                    + "<th>Startup p50 (s)</th><th>Startup p95 (s)</th></tr></thead>\n<tbody>\n")
+            for group in shown {
                 html.markup("<tr><td class=\"text\">")
                 appendValue(group.value, to: &html)
                 html.markup("</td>")
-                source.cell("views", to: &html) { $0.int(kpis.views) }
-                source.cell("plays", to: &html) { $0.int(kpis.plays) }
-                source.cell("vsf_pct", to: &html) { $0.ratio(kpis.startFailures, over: kpis.views, times: 100) }
-                source.cell("ebvs_pct", to: &html) { $0.ratio(kpis.exitsBeforeStart, over: kpis.views, times: 100) }
-                source.cell("vpf_pct", to: &html) { $0.ratio(kpis.playbackFailures, over: kpis.plays, times: 100) }
-                source.cell("rebuffer_pct", to: &html) { $0.ratio(kpis.rebufferTime, over: kpis.watchTime, times: 100) }
-                for (percentile, column) in [(50.0, "startup_ms_p50"), (95.0, "startup_ms_p95")] {
-                    source.cell(column, to: &html) { html in
-                        if let value = kpis.startupPercentile(percentile) { html.int(value) } else { html.markup("–") }
-                    }
-                }
+                appendBreakdownCells(
+                    group.kpis, Source(file: "summary.csv", row: "all", key: key, value: group.value), to: &html)
                 html.markup("</tr>\n")
             }
-            html.markup("</tbody>\n</table>\n")
+            html.markup("</tbody>\n")
+            if !rest.isEmpty {
+                var kpis = KPIs()
+                for group in rest { kpis.merge(group.kpis) }
+                html.markup("<tfoot><tr class=\"rest\"><td class=\"text\">other (")
+                html.count(Int64(rest.count))
+                html.markup(rest.count == 1 ? " value" : " values")
+                html.markup(", each under ")
+                html.count(minimumViews)
+                html.markup(minimumViews == 1 ? " view" : " views")
+                html.markup(")</td>")
+                appendBreakdownCells(kpis, Source(file: "summary.csv", row: "all", key: key, isRest: true), to: &html)
+                html.markup("</tr></tfoot>\n")
+            }
+            html.markup("</table>\n")
         }
         html.markup("</section>\n")
+    }
+
+    /// A breakdown row's numbers.
+    private static func appendBreakdownCells(_ kpis: KPIs, _ source: Source, to html: inout HTMLWriter) {
+        source.cell("views", sort: String(kpis.views), to: &html) { $0.count(kpis.views) }
+        source.cell("plays", sort: String(kpis.plays), to: &html) { $0.count(kpis.plays) }
+        for (column, part, whole) in [
+            ("vsf_pct", kpis.startFailures, kpis.views), ("ebvs_pct", kpis.exitsBeforeStart, kpis.views),
+            ("vpf_pct", kpis.playbackFailures, kpis.plays), ("rebuffer_pct", kpis.rebufferTime, kpis.watchTime),
+        ] {
+            source.cell(column, sort: sortKey(part, over: whole, times: 100), to: &html) {
+                $0.rate(part, over: whole, times: 100)
+            }
+        }
+        for (percentile, column) in [(50.0, "startup_ms_p50"), (95.0, "startup_ms_p95")] {
+            let value = kpis.startupPercentile(percentile)
+            source.cell(column, sort: value.map { String($0) }, to: &html) { $0.seconds(value) }
+        }
+    }
+
+    /// What the sorting script orders a rate by: `numerator × multiplier / denominator` as the
+    /// shortest decimal of a `Double` (locale-free); `nil` when undefined.
+    static func sortKey(_ numerator: Int64, over denominator: Int64, times multiplier: Int64 = 1) -> String? {
+        denominator == 0 ? nil : String(Double(numerator) * Double(multiplier) / Double(denominator))
     }
 
     /// A value of the logs, or `(none)` for the empty string.
@@ -300,7 +352,7 @@ extension HTMLReport {
 
     static func appendWorst(_ worst: WorstPlaybacks, to html: inout HTMLWriter) {
         html.markup("<section id=\"worst\">\n<h2>Worst playbacks</h2>\n<p>The ")
-        html.int(Int64(worst.limit))
+        html.count(Int64(worst.limit))
         html.markup(
             " worst of the playbacks with an error or rebuffer time: most errors first, then most rebuffer time, "
                 + "then highest rebuffer percentage, then earliest start, then playback id.</p>\n")
@@ -311,12 +363,12 @@ extension HTMLReport {
         html.markup(
             "<table class=\"sortable\">\n<thead><tr><th>#</th><th class=\"text\">Playback</th>"
                 + "<th class=\"text\">Title</th><th class=\"text\">First record (UTC)</th><th>Startup (s)</th>"
-                + "<th>Watch (s)</th><th>Rebuffers</th><th>Rebuffer (s)</th><th>Rebuffer %</th><th>Errors</th>"
+                + "<th>Watch time</th><th>Rebuffers</th><th>Rebuffer time</th><th>Rebuffer %</th><th>Errors</th>"
                 + "<th class=\"text\">End</th></tr></thead>\n<tbody>\n")
         for (rank, playback) in worst.ranked.enumerated() {
             let source = Source(file: "playbacks.csv", key: "playback_id", value: playback.playbackID)
             html.markup("<tr><td>")
-            html.int(Int64(rank + 1))
+            html.count(Int64(rank + 1))
             html.markup("</td><td class=\"text\">")
             html.text(playback.playbackID)
             html.markup("</td><td class=\"text\">")
@@ -325,16 +377,23 @@ extension HTMLReport {
             let time = SummaryReport.rfc3339(playback.firstTimestamp)
             html.text(String(time.prefix(10)) + " " + String(time.dropFirst(11).prefix(8)))
             html.markup("</td>")
-            source.cell("seconds:startup_ms", to: &html) {
-                $0.ratio(playback.startup ?? 0, over: playback.startup == nil ? 0 : 1000)
+            source.cell("seconds:startup_ms", sort: playback.startup.map { String($0) }, to: &html) {
+                $0.seconds(playback.startup)
             }
-            source.cell("seconds:play_time_ms+rebuffer_time_ms", to: &html) { $0.ratio(playback.watchTime, over: 1000) }
-            source.cell("sum:rebuffers", to: &html) { $0.int(playback.rebuffers) }
-            source.cell("seconds:rebuffer_time_ms", to: &html) { $0.ratio(playback.rebufferTime, over: 1000) }
-            source.cell("pct:rebuffer_time_ms/play_time_ms+rebuffer_time_ms", to: &html) {
-                $0.ratio(playback.rebufferTime, over: playback.watchTime, times: 100)
+            source.cell("duration:play_time_ms+rebuffer_time_ms", sort: String(playback.watchTime), to: &html) {
+                $0.duration(playback.watchTime)
             }
-            source.cell("sum:errors", to: &html) { $0.int(playback.errors) }
+            source.cell("sum:rebuffers", sort: String(playback.rebuffers), to: &html) { $0.count(playback.rebuffers) }
+            source.cell("duration:rebuffer_time_ms", sort: String(playback.rebufferTime), to: &html) {
+                $0.duration(playback.rebufferTime)
+            }
+            source.cell(
+                "pct:rebuffer_time_ms/play_time_ms+rebuffer_time_ms",
+                sort: sortKey(playback.rebufferTime, over: playback.watchTime, times: 100), to: &html
+            ) {
+                $0.rate(playback.rebufferTime, over: playback.watchTime, times: 100)
+            }
+            source.cell("sum:errors", sort: String(playback.errors), to: &html) { $0.count(playback.errors) }
             html.markup("<td class=\"text\">")
             html.text(endLabel(playback))
             html.markup("</td></tr>\n")
@@ -358,18 +417,26 @@ extension HTMLReport {
         html.markup(
             "<p>The sessions of <code>vp_sessions.csv</code> by name, most sessions first. Completion: sessions "
                 + "completed / sessions × 100; time to start: the mean of <code>time_to_start_ms</code> over the "
-                + "sessions that started.</p>\n<table class=\"sortable\">\n<thead><tr><th class=\"text\">Name</th>"
-                + "<th>Sessions</th><th>Completion %</th><th>Started</th><th>Mean time to start (ms)</th></tr></thead>\n"
+                + "sessions that started, in seconds.</p>\n<table class=\"sortable\">\n<thead><tr><th class=\"text\">Name</th>"
+                + "<th>Sessions</th><th>Completion %</th><th>Started</th><th>Mean time to start (s)</th></tr></thead>\n"
                 + "<tbody>\n")
         for row in rows {
             let source = Source(file: "vp_sessions.csv", key: "name", value: row.name)
             html.markup("<tr><td class=\"text\">")
             appendValue(row.name, to: &html)
             html.markup("</td>")
-            source.cell("count", to: &html) { $0.int(row.sessions) }
-            source.cell("pct:outcome=completed", to: &html) { $0.ratio(row.completed, over: row.sessions, times: 100) }
-            source.cell("count:time_to_start_ms", to: &html) { $0.int(row.started) }
-            source.cell("mean:time_to_start_ms", to: &html) { $0.ratio(row.timeToStartSum, over: row.started) }
+            source.cell("count", sort: String(row.sessions), to: &html) { $0.count(row.sessions) }
+            source.cell(
+                "pct:outcome=completed", sort: sortKey(row.completed, over: row.sessions, times: 100), to: &html
+            ) {
+                $0.rate(row.completed, over: row.sessions, times: 100)
+            }
+            source.cell("count:time_to_start_ms", sort: String(row.started), to: &html) { $0.count(row.started) }
+            source.cell(
+                "mean-seconds:time_to_start_ms", sort: sortKey(row.timeToStartSum, over: row.started), to: &html
+            ) {
+                $0.rate(row.timeToStartSum, over: row.started * 1000)
+            }
             html.markup("</tr>\n")
         }
         html.markup("</tbody>\n</table>\n</section>\n")
@@ -383,22 +450,28 @@ extension HTMLReport {
             return
         }
         html.markup(
-            "<p>The items of <code>marconi_items.csv</code> by station, most items first. Listening: the sum of "
-                + "<code>playing_ms</code>; buffering: <code>buffering_ms</code> / (<code>buffering_ms</code> + "
+            "<p>The items of <code>marconi_items.csv</code> by station, most items first. Listening time: the "
+                + "sum of <code>playing_ms</code>; buffering: <code>buffering_ms</code> / (<code>buffering_ms</code> + "
                 + "<code>playing_ms</code>) × 100.</p>\n<table class=\"sortable\">\n<thead><tr>"
-                + "<th class=\"text\">Station</th><th>Items</th><th>Listening (h)</th><th>Buffering %</th>"
+                + "<th class=\"text\">Station</th><th>Items</th><th>Listening time</th><th>Buffering %</th>"
                 + "<th>Errors</th></tr></thead>\n<tbody>\n")
         for row in rows {
             let source = Source(file: "marconi_items.csv", key: "station", value: row.station)
             html.markup("<tr><td class=\"text\">")
             appendValue(row.station, to: &html)
             html.markup("</td>")
-            source.cell("count", to: &html) { $0.int(row.items) }
-            source.cell("hours:playing_ms", to: &html) { $0.ratio(row.playingTime, over: 3_600_000) }
-            source.cell("pct:buffering_ms/buffering_ms+playing_ms", to: &html) {
-                $0.ratio(row.bufferingTime, over: row.bufferingTime + row.playingTime, times: 100)
+            source.cell("count", sort: String(row.items), to: &html) { $0.count(row.items) }
+            source.cell("duration:playing_ms", sort: String(row.playingTime), to: &html) {
+                $0.duration(row.playingTime)
             }
-            source.cell("sum:errors", to: &html) { $0.int(row.errors) }
+            let whole = row.bufferingTime + row.playingTime
+            source.cell(
+                "pct:buffering_ms/buffering_ms+playing_ms", sort: sortKey(row.bufferingTime, over: whole, times: 100),
+                to: &html
+            ) {
+                $0.rate(row.bufferingTime, over: whole, times: 100)
+            }
+            source.cell("sum:errors", sort: String(row.errors), to: &html) { $0.count(row.errors) }
             html.markup("</tr>\n")
         }
         html.markup("</tbody>\n</table>\n</section>\n")
@@ -412,7 +485,7 @@ extension HTMLReport {
             html.text(provenance.version)
         }
         html.markup(" from ")
-        html.int(Int64(provenance.inputs.count))
+        html.count(Int64(provenance.inputs.count))
         html.markup(provenance.inputs.count == 1 ? " input" : " inputs")
         html.markup(", in replay order:</p>\n<table>\n<thead><tr><th class=\"text\">Input</th><th>Bytes</th>")
         html.markup("<th>Lines</th><th>Rejected</th><th>Late</th></tr></thead>\n<tbody>\n")
@@ -420,21 +493,21 @@ extension HTMLReport {
             html.markup("<tr><td class=\"text\">")
             html.text(input.name)
             html.markup("</td><td>")
-            if let size = input.size { html.int(size) } else { html.markup("–") }
+            if let size = input.size { html.count(size) } else { html.markup("–") }
             html.markup("</td><td>")
-            html.int(input.lines)
+            html.count(input.lines)
             html.markup("</td><td>")
-            html.int(input.rejected)
+            html.count(input.rejected)
             html.markup("</td><td>")
-            html.int(input.late)
+            html.count(input.late)
             html.markup("</td></tr>\n")
         }
         html.markup("</tbody>\n</table>\n<p>Rejected lines: ")
-        html.int(provenance.rejectedLines)
+        html.count(provenance.rejectedLines)
         html.markup("; records later than <code>--max-lateness</code>: ")
-        html.int(provenance.lateRecords)
+        html.count(provenance.lateRecords)
         html.markup(", of which rejected: ")
-        html.int(provenance.lateRejected)
+        html.count(provenance.lateRejected)
         html.markup(". Each is in <a href=\"rejects.jsonl\">rejects.jsonl</a>.</p>\n")
         if let carried = provenance.carried {
             html.markup("<p id=\"carried\">Carried over to the next run (<code>--state</code>): ")
@@ -444,9 +517,9 @@ extension HTMLReport {
                 (carried.players, "player", carried.openItems, "open item"),
             ].enumerated() {
                 if index > 0 { html.markup(", ") }
-                html.int(count)
+                html.count(count)
                 html.markup(" " + noun + (count == 1 ? "" : "s") + " with ")
-                html.int(open)
+                html.count(open)
                 html.markup(" " + openNoun + (open == 1 ? "" : "s"))
             }
             html.markup(". Their rows are in the report of the run in which they end.</p>\n")
@@ -455,19 +528,16 @@ extension HTMLReport {
         for (index, option) in provenance.options.enumerated() {
             if index > 0 { html.markup(" ") }
             html.markup("<code>")
-            html.text(option)
+            html.text(PageFormat.option(option))
             html.markup("</code>")
         }
         if provenance.options.isEmpty { html.markup("–") }
         html.markup("</p>\n</footer>\n")
     }
 
-    /// `1 d`, `1 h`, `15 min`, `90 s`.
+    /// A bucket length as the page says it, as every time spent (``PageFormat/duration(_:)``):
+    /// `1 d`, `1 h`, `15 min`, `1 h 30 min`.
     static func durationLabel(_ milliseconds: Int64) -> String {
-        for (unit, length) in [("d", 86_400_000), ("h", 3_600_000), ("min", 60_000), ("s", 1000)] as [(String, Int64)]
-        where milliseconds % length == 0 && milliseconds >= length {
-            return String(milliseconds / length) + " " + unit
-        }
-        return String(milliseconds) + " ms"
+        PageFormat.duration(milliseconds)
     }
 }

@@ -21,13 +21,22 @@ public enum HTMLReport {
         public var valuePropositions: VPSessionsByName
         public var stations: MarconiItemsByStation
         public var provenance: Provenance
+        /// The floor of a breakdown (`--breakdown-min-views`): values with fewer views are added up
+        /// into one row, after the others.
+        public var breakdownMinimumViews: Int64
+
+        /// The default floor of a breakdown: values seen fewer than 10 times are too few for their
+        /// rates to say anything, and would otherwise fill the top of the table at 100 % failure.
+        public static let defaultBreakdownMinimumViews: Int64 = 10
 
         /// A page; its breakdowns, value propositions, stations and provenance are empty by default.
         public init(
             summary: KPISummary, worst: WorstPlaybacks = WorstPlaybacks(), breakdowns: [KPISummary] = [],
             valuePropositions: VPSessionsByName = VPSessionsByName(),
-            stations: MarconiItemsByStation = MarconiItemsByStation(), provenance: Provenance = Provenance()
+            stations: MarconiItemsByStation = MarconiItemsByStation(), provenance: Provenance = Provenance(),
+            breakdownMinimumViews: Int64 = Page.defaultBreakdownMinimumViews
         ) {
+            self.breakdownMinimumViews = max(1, breakdownMinimumViews)
             self.summary = summary
             self.worst = worst
             self.breakdowns = breakdowns
@@ -159,7 +168,7 @@ public enum HTMLReport {
             histogram.append(to: &html)
         }
         html.markup("</div>\n</section>\n")
-        appendBreakdowns(page.breakdowns, to: &html)
+        appendBreakdowns(page.breakdowns, minimumViews: page.breakdownMinimumViews, to: &html)
         appendWorst(page.worst, to: &html)
         appendValuePropositions(page.valuePropositions, to: &html)
         appendStations(page.stations, to: &html)

@@ -36,4 +36,25 @@ struct HTMLWriter {
         let defined = DecimalFormatting.appendFixed2(numerator: numerator, denominator: denominator, into: &bytes)
         markup(defined ? unit : "–")
     }
+
+    /// Appends a count, thousands separated (``PageFormat/grouped(_:)``).
+    mutating func count(_ value: Int64) {
+        markup(PageFormat.grouped(value))
+    }
+
+    /// Appends `numerator × multiplier / denominator` with two decimals, thousands separated, or `–`
+    /// when the denominator is zero (``PageFormat/fixed2(_:over:)``).
+    mutating func rate(_ numerator: Int64, over denominator: Int64, times multiplier: Int64 = 1) {
+        markup(PageFormat.fixed2(Int128(numerator) * Int128(multiplier), over: Int128(denominator)) ?? "–")
+    }
+
+    /// Appends milliseconds as seconds with two decimals (``PageFormat/seconds(_:)``), or `–`.
+    mutating func seconds(_ milliseconds: Int64?) {
+        markup(milliseconds.map(PageFormat.seconds) ?? "–")
+    }
+
+    /// Appends a time spent as people say it (``PageFormat/duration(_:)``).
+    mutating func duration(_ milliseconds: Int64) {
+        markup(PageFormat.duration(milliseconds))
+    }
 }

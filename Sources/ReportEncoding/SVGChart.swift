@@ -174,20 +174,27 @@ struct SVGChart {
     ) {
         let points = points.filter { axis.draws($0.value) }
         let colour = series[seriesIndex].colour
+        // Each series a step wider than the next, so that where lines meet (percentiles of one
+        // play) the earlier ones still show around the later ones.
+        let widen = Double(series.count - 1 - seriesIndex) * 1.5
         var start = 0
         while start < points.count {
             var end = start + 1
             while end < points.count && points[end].slot == points[end - 1].slot + 1 { end += 1 }
             let run = points[start..<end]
             if run.count == 1 {
-                html.markup("<circle r=\"2.5\" cx=\"")
+                html.markup("<circle r=\"")
+                html.fixed2(2.5 + widen / 2)
+                html.markup("\" cx=\"")
                 html.fixed2(Self.plot.left + (Double(points[start].slot) + 0.5) * slotWidth)
                 html.markup("\" cy=\"")
                 html.fixed2(Self.y(points[start].value, axis))
                 html.markup("\" fill=\"")
                 html.text(colour)
             } else {
-                html.markup("<polyline fill=\"none\" stroke-width=\"2\" stroke=\"")
+                html.markup("<polyline fill=\"none\" stroke-width=\"")
+                html.fixed2(2 + widen)
+                html.markup("\" stroke=\"")
                 html.text(colour)
                 html.markup("\" points=\"")
                 for (offset, point) in run.enumerated() {
@@ -308,17 +315,21 @@ extension SVGChart {
 
         /// The axis for a chart's series (values plottable: finite, 0 to 10^15): logarithmic when
         /// one series' positive values span more than two decades (its largest is over 100 times
-        /// its smallest), from the power of ten below the smallest positive value (so that a bar
-        /// of it shows) to the one at or above the largest; else linear from 0
-        /// (``init(maximum:isCount:)``).
+        /// its smallest), or when the median of a series' positive values is under a tenth of the
+        /// chart's largest value (drawn linearly, most of its bars would be under a tenth of the
+        /// plot: the p50 beside the p99 of startup times); from a decade below the power of ten of the smallest positive value (so
+        /// that its bar is at least a decade high) to the power at or above the largest; else
+        /// linear from 0 (``init(maximum:isCount:)``).
         init(values: [[Double?]], isCount: Bool) {
             let all = values.joined().compactMap { $0 }
-            let spans = values.compactMap { series -> (Double, Double)? in
-                let positive = series.compactMap { $0 }.filter { $0 > 0 }
-                guard let smallest = positive.min(), let largest = positive.max() else { return nil }
-                return (smallest, largest)
+            let spans = values.compactMap { series -> (Double, Double, Double)? in
+                let positive = series.compactMap { $0 }.filter { $0 > 0 }.sorted()
+                guard let smallest = positive.first, let largest = positive.last else { return nil }
+                return (smallest, largest, positive[(positive.count - 1) / 2])
             }
-            guard spans.contains(where: { $0.1 > 100 * $0.0 }), let largest = all.max(),
+            let chartLargest = spans.map(\.1).max() ?? 0
+            let hidesASeries = spans.count > 1 && spans.contains { $0.2 * 10 < chartLargest }
+            guard spans.contains(where: { $0.1 > 100 * $0.0 }) || hidesASeries, let largest = all.max(),
                 let smallest = spans.map(\.0).min()
             else {
                 self.init(maximum: all.max() ?? 0, isCount: isCount)
@@ -326,7 +337,8 @@ extension SVGChart {
                 return
             }
             let high = (-20...15).first { Self.power($0) >= largest } ?? 15
-            let low = max((-20...15).last { Self.power($0) < smallest } ?? -20, high - Self.maximumDecades)
+            let own = (-20...15).last { Self.power($0) <= smallest } ?? -19
+            let low = max(own - 1, high - Self.maximumDecades)
             self.init(maximum: largest, isCount: isCount)
             top = Self.power(high)
             ticks = (low...high).map { Tick(value: Self.power($0), label: Self.label(1, $0)) }

@@ -73,7 +73,7 @@ struct SVGHistogram {
             html.markup(":")
             html.int(Int64(bin))
             html.markup("\">")
-            html.int(count)
+            html.count(count)
             html.markup("</text><text class=\"time\" x=\"")
             html.fixed2(middle)
             html.markup("\" y=\"240\">")

@@ -151,7 +151,9 @@ struct TimeWindowTests {
         }
         try Data(lines.joined().utf8).write(to: log)
         let out = folder.appendingPathComponent("out")
-        let result = try CommandRunner.run(["--out", out.path, "--quiet", "--group-by", "title", log.path])
+        let result = try CommandRunner.run([
+            "--out", out.path, "--quiet", "--group-by", "title", "--breakdown-min-views", "1", log.path,
+        ])
         #expect(result.status == 0, "\(result.standardError)")
         let summary = try String(contentsOf: out.appendingPathComponent("summary.csv"), encoding: .utf8)
         let rows = summary.split(separator: "\n").map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
@@ -173,7 +175,7 @@ struct TimeWindowTests {
         #expect(try headline(out).contains("data-col=\"views\">3<"))
         let page = try String(contentsOf: out.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(page.contains("<h3>By title</h3>"))
-        #expect(page.contains("data-key=\"title\" data-value=\"Episode 1\" data-col=\"views\">2</td>"))
+        #expect(page.contains("data-key=\"title\" data-value=\"Episode 1\" data-col=\"views\" data-sort=\"2\">2</td>"))
         #expect(
             !(try String(contentsOf: plain.appendingPathComponent("report.html"), encoding: .utf8)).contains("<h3>"))
         let twice = try CommandRunner.run([

@@ -40,11 +40,12 @@ struct KPIFixtureTests {
 
     @Test func theReportsTilesAreTheHandsKPIs() throws {
         let page = try replay().page
-        // The whole day's KPIs, derived in the comments of summaryEqualsTheKPIsDerivedByHand.
+        // The whole day's KPIs, derived in the comments of summaryEqualsTheKPIsDerivedByHand, in
+        // the page's units: startups of 2007 and 4000 ms in seconds, 2666666.67 bit/s in Mbit/s.
         let expected = [
             "views": "5", "plays": "3", "vsf_pct": "20.00", "ebvs_pct": "20.00", "vpf_pct": "33.33",
-            "rebuffer_pct": "0.21", "rebuffers_per_hour": "2.49", "startup_ms_p50": "2007", "startup_ms_p95": "4000",
-            "avg_bitrate_bps": "2666666.67", "quality_changes_per_hour": "2.49", "concurrent_peak": "1",
+            "rebuffer_pct": "0.21", "rebuffers_per_hour": "2.49", "startup_ms_p50": "2.01", "startup_ms_p95": "4.00",
+            "avg_bitrate_bps": "2.67 Mbit/s", "quality_changes_per_hour": "2.49", "concurrent_peak": "1",
             "vp_sessions": "2", "vp_completion_pct": "50.00",
         ]
         for (column, value) in expected.sorted(by: { $0.key < $1.key }) {

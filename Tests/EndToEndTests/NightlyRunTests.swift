@@ -221,7 +221,7 @@ struct NightlyRunTests {
         let samples = CommandRunner.samples
         let state = folder.appendingPathComponent("open.state").path
         // Hour buckets: the first night's playbacks are in the bucket it leaves open.
-        let arguments = ["--bucket", "1h", "--idle-gap", "10m", "--group-by", "title"]
+        let arguments = ["--bucket", "1h", "--idle-gap", "10m", "--group-by", "title", "--breakdown-min-views", "1"]
         let first = folder.appendingPathComponent("first")
         #expect(try CommandRunner.run(arguments + ["--out", first.path, "--state", state, samples[0]]).status == 0)
         let second = folder.appendingPathComponent("second")
@@ -233,7 +233,9 @@ struct NightlyRunTests {
         for row in allRows {
             let title = row[1].replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
                 of: "\"", with: "&quot;")
-            #expect(page.contains("data-value=\"\(title)\" data-col=\"views\">\(row[2])</td>"), "\(row[1])")
+            #expect(
+                page.contains("data-value=\"\(title)\" data-col=\"views\" data-sort=\"\(row[2])\">\(row[2])</td>"),
+                "\(row[1])")
         }
     }
 

@@ -91,7 +91,8 @@ struct HTMLReportTests {
         #expect(SVGChart.timeLabel(1_763_596_800_000, bucketLength: 86_400_000) == "2025-11-20")
         #expect(HTMLReport.durationLabel(900_000) == "15 min")
         #expect(HTMLReport.durationLabel(86_400_000) == "1 d")
-        #expect(HTMLReport.durationLabel(1_500) == "1500 ms")
+        #expect(HTMLReport.durationLabel(1_500) == "1.5 s")
+        #expect(HTMLReport.durationLabel(5_400_000) == "1 h 30 min")
     }
 
     @Test func thePageEscapesTitlesAndIdsAndNeedsNothingFromOutside() {
@@ -152,8 +153,10 @@ struct HTMLReportTests {
     /// The text of the element whose `data-col` is `column` (the first such).
     private func number(_ page: String, column: String, after marker: String = "") -> String? {
         let start = marker.isEmpty ? page.startIndex : (page.range(of: marker)?.upperBound ?? page.endIndex)
-        guard let attribute = page[start...].range(of: "data-col=\"" + column + "\">") else { return nil }
-        return String(page[attribute.upperBound...].prefix { $0 != "<" })
+        guard let attribute = page[start...].range(of: "data-col=\"" + column + "\""),
+            let close = page[attribute.upperBound...].firstIndex(of: ">")
+        else { return nil }
+        return String(page[page.index(after: close)...].prefix { $0 != "<" })
     }
 
     @Test func theTilesShowTheRatesAsTheCSVWritesThemWithTheirDefinitions() throws {
@@ -174,7 +177,7 @@ struct HTMLReportTests {
         #expect(number(page, column: "rebuffer_pct") == "6.67")
         #expect(number(page, column: "rebuffers_per_hour") == "0.00")
         let p50 = try #require(summary.rows.last?.kpis.startupPercentile(50))
-        #expect(number(page, column: "startup_ms_p50") == String(p50))
+        #expect(number(page, column: "startup_ms_p50") == PageFormat.seconds(p50))
         #expect(number(page, column: "avg_bitrate_bps") == "–")
         #expect(number(page, column: "vp_completion_pct") == "–")
         #expect(page.contains("<div title=\"Video start failure: start failures / views × 100."))
@@ -273,13 +276,19 @@ struct HTMLReportTests {
                 playback("e1", instrument: "e"), playback("", instrument: "", started: false),
             ]))
         let page = text(
-            HTMLReport.encode(HTMLReport.Page(summary: KPISummary(bucket: 3_600_000), breakdowns: [breakdown])))
+            HTMLReport.encode(
+                HTMLReport.Page(
+                    summary: KPISummary(bucket: 3_600_000), breakdowns: [breakdown], breakdownMinimumViews: 1)))
         let table = try #require(page.split(separator: "<h3>By instrument</h3>").last)
         let values = table.split(separator: "<tr><td class=\"text\">").dropFirst().map { $0.prefix { $0 != "<" } }
         // c: VPF 0 %, VSF 50 %; d before e by views; the empty instrument has no play: VPF undefined, last.
         #expect(values == ["a", "b", "c", "d", "e", ""])
         #expect(table.contains("<span class=\"none\">(none)</span>"))
-        #expect(table.contains("data-key=\"instrument\" data-value=\"b\" data-col=\"vpf_pct\">33.33</td>"))
+        #expect(
+            table.contains(
+                "data-key=\"instrument\" data-value=\"b\" data-col=\"vpf_pct\" data-sort=\"33.333333333333336\">33.33</td>"
+            ))
+        #expect(!table.contains("<tfoot>"))
         #expect(table.contains("<table class=\"sortable\">"))
         #expect(!text(HTMLReport.encode(HTMLReport.Page(summary: KPISummary(bucket: 3_600_000)))).contains("<h3>By"))
     }
@@ -311,12 +320,13 @@ struct HTMLReportTests {
         let vp = try #require(page.split(separator: "<section id=\"value-propositions\">").last)
         #expect(number(String(vp), column: "count") == "2")
         #expect(number(String(vp), column: "pct:outcome=completed") == "50.00")
-        #expect(number(String(vp), column: "mean:time_to_start_ms") == "1250.50")
+        // (1000 + 1501) / 2 ms: 1.2505 s.
+        #expect(number(String(vp), column: "mean-seconds:time_to_start_ms") == "1.25")
         #expect(vp.contains("data-value=\"watch\"") && vp.contains("<td class=\"text\">buy</td>"))
         let radio = try #require(page.split(separator: "<section id=\"radio\">").last)
         #expect(radio.contains("<td class=\"text\">WXYZ &amp; co</td>"))
         #expect(number(String(radio), column: "count") == "2")
-        #expect(number(String(radio), column: "hours:playing_ms") == "1.00")
+        #expect(number(String(radio), column: "duration:playing_ms") == "1 h")
         #expect(number(String(radio), column: "pct:buffering_ms/buffering_ms+playing_ms") == "0.03")
         #expect(number(String(radio), column: "sum:errors") == "2")
     }
@@ -327,19 +337,101 @@ struct HTMLReportTests {
             inputs: [
                 .init(name: "a<1>.jsonl.gz", size: 2132, lines: 137, rejected: 2, late: 1),
                 .init(name: "<stdin>", size: nil, lines: 5, rejected: 0, late: 0),
-            ], options: ["bucket=3600000", "group-by=title"], rejectedLines: 2, lateRecords: 1, lateRejected: 1)
+            ], options: ["bucket=3600000", "group-by=title", "idle-gap=43200000"], rejectedLines: 2, lateRecords: 1,
+            lateRejected: 1)
         let page = text(
             HTMLReport.encode(HTMLReport.Page(summary: KPISummary(bucket: 3_600_000), provenance: provenance)))
         let foot = try #require(page.split(separator: "<footer id=\"provenance\">").last)
         #expect(foot.contains("Written by custom-replay 0.9.0 from 2 inputs"))
         #expect(
             foot.contains(
-                "<tr><td class=\"text\">a&lt;1&gt;.jsonl.gz</td><td>2132</td><td>137</td><td>2</td><td>1</td></tr>"))
+                "<tr><td class=\"text\">a&lt;1&gt;.jsonl.gz</td><td>2,132</td><td>137</td><td>2</td><td>1</td></tr>"))
         #expect(foot.contains("<tr><td class=\"text\">&lt;stdin&gt;</td><td>–</td><td>5</td>"))
         #expect(
             foot.contains("Rejected lines: 2; records later than <code>--max-lateness</code>: 1, of which rejected: 1.")
         )
         #expect(foot.contains("<a href=\"rejects.jsonl\">rejects.jsonl</a>"))
-        #expect(foot.contains("<code>bucket=3600000</code> <code>group-by=title</code>"))
+        // As a command line gives them, not in milliseconds.
+        #expect(foot.contains("<code>bucket=1h</code> <code>group-by=title</code> <code>idle-gap=12h</code>"))
+    }
+    @Test func valuesUnderTheFloorOfViewsAreAddedUpInTheLastRow() throws {
+        var breakdown = KPISummary(bucket: 3_600_000, groupBy: GroupBy(["instrument"]))
+        // a: 3 views, none failed; b: 1 view that failed (VPF 100 %); c and d: 1 view each.
+        breakdown.add(
+            report([
+                playback("a1", instrument: "a"), playback("a2", instrument: "a"), playback("a3", instrument: "a"),
+                playback("b1", instrument: "b", errors: 1), playback("c1", instrument: "c", started: false, errors: 1),
+                playback("d1", instrument: "d", playTime: 1000),
+            ]))
+        let page = text(
+            HTMLReport.encode(
+                HTMLReport.Page(
+                    summary: KPISummary(bucket: 3_600_000), breakdowns: [breakdown], breakdownMinimumViews: 2)))
+        let table = try #require(page.split(separator: "<h3>By instrument</h3>").last)
+        let body = try #require(table.split(separator: "<tfoot>").first)
+        let values = body.split(separator: "<tr><td class=\"text\">").dropFirst().map { $0.prefix { $0 != "<" } }
+        // b, at 100 % failure with one view, is not first: it is under the floor.
+        #expect(values == ["a"])
+        #expect(
+            table.contains("<tfoot><tr class=\"rest\"><td class=\"text\">other (3 values, each under 2 views)</td>"))
+        let rest = try #require(table.split(separator: "<tfoot>").last)
+        #expect(rest.contains("data-key=\"instrument\" data-rest=\"\" data-col=\"views\" data-sort=\"3\">3</td>"))
+        // Of the 3 views, 2 plays (b1, d1), one of which failed; c1 a start failure.
+        #expect(number(String(rest), column: "vpf_pct") == "50.00")
+        #expect(number(String(rest), column: "vsf_pct") == "33.33")
+        #expect(page.contains("worst first among the values with at least 2 views"))
+        // Everything over the floor: no foot.
+        let none = text(
+            HTMLReport.encode(
+                HTMLReport.Page(
+                    summary: KPISummary(bucket: 3_600_000), breakdowns: [breakdown], breakdownMinimumViews: 1)))
+        #expect(!none.contains("<tfoot>"))
+    }
+
+    @Test func thePercentilesOfStartupAreEachVisibleBesideTheOthers() {
+        // p50 of 0.5 s beside a p99 of 40 s: drawn linearly, its bar would be 2 units high.
+        let series: [SVGChart.Series] = [
+            .init(name: "p50", colour: "#123456", values: [0.5, 0.6]),
+            .init(name: "p99", colour: "#654321", values: [40, 41]),
+        ]
+        let drawn = svg(SVGChart(title: "T", bucketStarts: [0, 60_000], bucketLength: 60_000, series: series))
+        #expect(drawn.contains(">log scale</text>"))
+        // From a decade below 0.1 (0.5's own power of ten): the p50 bar is over a quarter of the plot.
+        let ticks = drawn.split(separator: "\n").filter { $0.contains("class=\"tick\"") }
+        #expect(ticks.first?.hasSuffix(">0.01</text>") == true)
+        let bars = shapes(drawn)
+        #expect(bars.count == 2)
+        let heights = bars.compactMap { bar in Double(bar.split(separator: "height=\"")[1].prefix { $0 != "\"" }) }
+        #expect(heights.allSatisfy { $0 > 170 / 4 })
+        // Series of the same size keep a linear axis.
+        #expect(!svg(chart([1, 2, 3])).contains("log scale"))
+        // Lines: each series wider than the next, so that where they meet the first still shows.
+        let starts = (0..<60).map { Int64($0) * 60_000 }
+        let lines = svg(
+            SVGChart(
+                title: "T", bucketStarts: starts, bucketLength: 60_000,
+                series: [
+                    .init(name: "p50", colour: "#123456", values: starts.map { _ in 1 }),
+                    .init(name: "p99", colour: "#654321", values: starts.map { _ in 1 }),
+                ]))
+        #expect(lines.contains("<polyline fill=\"none\" stroke-width=\"3.50\" stroke=\"#123456\""))
+        #expect(lines.contains("<polyline fill=\"none\" stroke-width=\"2.00\" stroke=\"#654321\""))
+    }
+
+    @Test func thePageWritesNumbersForPeople() throws {
+        // 1,234 views; an average bitrate of 3,552,358.11 bit/s; startups of 40,959 ms.
+        var playbacks = (0..<1234).map { playback("p\($0)", startup: 40_959, playTime: 3_600_000) }
+        playbacks[0].bitrateTime = 100
+        playbacks[0].bitMilliseconds = 355_235_811
+        var summary = KPISummary(bucket: 3_600_000)
+        summary.add(report(playbacks))
+        let page = text(HTMLReport.encode(HTMLReport.Page(summary: summary)))
+        #expect(number(page, column: "views") == "1,234")
+        #expect(number(page, column: "startup_ms_p95")?.hasSuffix(" ") == false)
+        let p95 = try #require(number(page, column: "startup_ms_p95"))
+        #expect(p95.hasPrefix("40.") || p95.hasPrefix("41."))
+        #expect(page.contains("data-col=\"startup_ms_p95\">\(p95)</span><span class=\"unit\"> s</span>"))
+        #expect(page.contains("data-bin=\"startup:8\">1,234</text>"))
+        #expect(number(page, column: "avg_bitrate_bps") == "3.55 Mbit/s")
     }
 }
