@@ -5,13 +5,13 @@ import Foundation
 /// and the time left at that pace. In cron (no terminal) it prints nothing.
 ///
 /// The first line is drawn when the first file starts, then at most five times a second.
+/// It is drawn through ``StandardError``, which clears it before any other line.
 final class ProgressLine {
     private let totalBytes: Int64
     private let files: Int
     private let clock = ContinuousClock()
     private let started: ContinuousClock.Instant
     private var lastDrawn: ContinuousClock.Instant?
-    private var drawn = false
 
     /// A progress line, or `nil` when standard error is not a terminal or the run is quiet.
     init?(totalBytes: Int64, files: Int, quiet: Bool) {
@@ -35,13 +35,13 @@ final class ProgressLine {
         if share > 0.01 && elapsed > 0 {
             text += String(format: ", about %.0f s left", elapsed / share - elapsed)
         }
-        FileHandle.standardError.write(Data(("\r\u{1B}[K" + text).utf8))
-        drawn = true
+        StandardError.drawProgress(text)
     }
 
-    /// Clears the line, before the summary is printed.
+    /// Clears the line, before the summary is printed. Any other line written meanwhile
+    /// (``printError(_:)``) clears it first too.
     func finish() {
-        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        StandardError.clearProgress()
     }
 
     private static func seconds(_ duration: Duration) -> Double {

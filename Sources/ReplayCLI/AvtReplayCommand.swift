@@ -23,17 +23,28 @@ struct AvtReplayCommand: ParsableCommand {
             Reads gzipped or plain JSON Lines event logs (- for standard input), replays each \
             instrument's records in time order through the OpenAVT hub and metricalc, and writes \
             playbacks.csv, vp_sessions.csv, marconi_items.csv, summary.csv, aggregates.csv, metrics.influx, \
-            metrics.graphite and rejects.jsonl (and events.jsonl with --trace) into the output folder, each file whole or not at all. The same logs, \
+            metrics.graphite and rejects.jsonl (and events.jsonl with --trace) into the output folder, replaced whole by each run. The same logs, \
             in any order, always give the same bytes.
 
-            Exit status: 0 when every line was replayed, 1 when some input was skipped (see \
-            rejects.jsonl), 2 for a usage error, 3 when the reports could not be written, 4 when \
-            --strict or --max-rejects refused the input, or --state found it replayed already \
-            (no reports written), 5 when metrics could \
-            not be delivered to a server (they are kept in the spool for the next run or flush), \
-            6 when no input could be read (the previous reports are left as they were), 7 when \
-            metrics could be neither delivered nor kept in the spool. \
-            check and diff exit 0 when the report sets are the same and 1 when they differ.
+            Exit status:
+              0  every input line was replayed
+              1  some input was skipped (rejected or late lines, unreadable files: see
+                 rejects.jsonl); the rest was replayed and the reports written
+              2  a usage error, before any work
+              3  the reports or the --state file could not be written (the previous
+                 ones are left as they were)
+              4  --strict, --max-rejects or --max-late refused the input, or the
+                 --state file could not be read or had consumed an input already (a
+                 rerun without --replace-run): nothing was written
+              5  the reports were written, but some metric batches could not be
+                 delivered: they wait in the spool for the next run or flush
+              6  no input could be read: nothing was written
+              7  the reports were written, but some metric batches could be neither
+                 delivered nor kept in the spool: they are lost (named on standard error)
+              8  another run holds the report folder or the --state file: nothing was
+                 written
+            check and diff exit 0 when the report sets are the same and 1 when they \
+            differ; merge and flush as a replay does (docs/operations.md).
 
             Examples:
               avt-replay logs/*.jsonl.gz
@@ -89,22 +100,55 @@ struct AvtReplayCommand: ParsableCommand {
         // Two arenas for the reading thread and the two replay workers: each arena keeps its
         // own free memory, and more of them made the peak vary more from run to run.
         _ = avt_set_malloc_arena_max(2)
-        if let message = unknownHelpTopic(CommandLine.arguments.dropFirst()) {
-            FileHandle.standardError.write(Data((message + "\n").utf8))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let message = unknownHelpTopic(arguments[...]) {
+            printError(message)
             Foundation.exit(ExitStatus.usage.rawValue)
         }
+        if AvtReplayOverview.presents(arguments) {
+            // `help` would be a file of the replay there.
+            AvtReplayOverview.main(arguments == ["help"] ? ["--help"] : arguments)
+        }
+        if let script = CompletionScripts.requested(arguments) {
+            print(script, terminator: "")
+            Foundation.exit(0)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
         } catch let code as ExitCode {
             Foundation.exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                printError(UsageError.explained(fullMessage(for: error), arguments: arguments))
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)
         }
+    }
+}
+
+/// `avt-replay` as its help (`avt-replay --help`, `help`) and manual present it: the replay's
+/// options at the top, as people type them (`avt-replay --out DIR FILE...`), then the
+/// subcommands. It only presents: ``AvtReplayCommand`` parses every command line, since
+/// options of the replay declared at the top would be taken from the subcommands' own.
+struct AvtReplayOverview: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        var configuration = AvtReplayCommand.configuration
+        let name = configuration.commandName ?? "avt-replay"
+        configuration.usage = """
+            \(name) [<options>] <files> ...
+            \(name) <subcommand> [<options>] ...
+            """
+        return configuration
+    }
+
+    @OptionGroup var replay: ReplayCommand
+
+    /// Whether `arguments` ask for the overview: the help alone (`--help`, `-h`, `help`) or
+    /// the description of the commands that the man page is made from (`--experimental-dump-help`).
+    static func presents(_ arguments: [String]) -> Bool {
+        arguments.count == 1 && ["--help", "-h", "-help", "help", "--experimental-dump-help"].contains(arguments[0])
     }
 }

@@ -16,6 +16,8 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible {
     ]
     /// The order units must come in: days, hours, minutes, seconds, milliseconds.
     private static let rank: [String: Int] = ["d": 0, "h": 1, "m": 2, "s": 3, "ms": 4]
+    /// The units as a usage error lists them.
+    static let unitList = "units ms s m h d"
 
     init(minutes: Int64) {
         milliseconds = minutes * 60_000
@@ -23,25 +25,70 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible {
     }
 
     init?(argument: String) {
+        guard case .success(let milliseconds) = Self.parse(argument) else { return nil }
+        self.milliseconds = milliseconds
+        description = argument
+    }
+
+    /// What is wrong with `argument` as a duration, said as what is expected (`90`: "a duration
+    /// needs a unit: 90m? (units ms s m h d)"), or `nil` when it is one.
+    static func problem(with argument: String) -> String? {
+        guard case .failure(let problem) = parse(argument) else { return nil }
+        return problem.text
+    }
+
+    private struct Problem: Error {
+        var text: String
+    }
+
+    /// The length in milliseconds, or what is wrong.
+    private static func parse(_ argument: String) -> Result<Int64, Problem> {
+        if argument.isEmpty {
+            return .failure(Problem(text: "a duration is whole numbers with units: 90s, 30m, 1h30m (\(unitList))"))
+        }
+        if argument.allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return .failure(Problem(text: "a duration needs a unit: \(argument)m? (\(unitList))"))
+        }
         var rest = Substring(argument)
         var total: Int64 = 0
         var lastRank = -1
         while !rest.isEmpty {
             let digits = rest.prefix { $0.isASCII && $0.isNumber }
             rest = rest.dropFirst(digits.count)
-            guard let count = Int64(digits),
-                let unit = Self.units.first(where: { rest.hasPrefix($0.suffix) }),
-                let rank = Self.rank[unit.suffix], rank > lastRank
-            else { return nil }
+            guard let count = Int64(digits) else {
+                if digits.isEmpty, rest.first == "." || rest.first == "," || rest.first?.isNumber == true {
+                    return .failure(Problem(text: "whole numbers only: 1h30m, not 1.5h (\(unitList))"))
+                }
+                if digits.isEmpty {
+                    return .failure(
+                        Problem(text: "a duration is whole numbers with units: 90s, 30m, 1h30m (\(unitList))"))
+                }
+                return .failure(Problem(text: "\(digits) is too long a number"))
+            }
+            guard let unit = units.first(where: { rest.hasPrefix($0.suffix) }) else {
+                if rest.first == "." || rest.first == "," {
+                    return .failure(Problem(text: "whole numbers only: 1h30m, not 1.5h (\(unitList))"))
+                }
+                let word = rest.prefix { !($0.isASCII && $0.isNumber) }
+                return .failure(
+                    Problem(
+                        text: word.isEmpty
+                            ? "a duration needs a unit: \(argument)m? (\(unitList))"
+                            : "'\(word)' is not a unit (\(unitList))"))
+            }
+            // swift-format-ignore: NeverForceUnwrap
+            let rank = Self.rank[unit.suffix]!
+            guard rank > lastRank else {
+                return .failure(Problem(text: "units go largest first, each once, as in 1d12h or 1h30m"))
+            }
             rest = rest.dropFirst(unit.suffix.count)
             lastRank = rank
             let (part, overflow) = count.multipliedReportingOverflow(by: unit.milliseconds)
             let (sum, sumOverflow) = total.addingReportingOverflow(part)
-            guard !overflow, !sumOverflow else { return nil }
+            guard !overflow, !sumOverflow else { return .failure(Problem(text: "too long a duration")) }
             total = sum
         }
-        guard total > 0 else { return nil }
-        milliseconds = total
-        description = argument
+        guard total > 0 else { return .failure(Problem(text: "a duration must be longer than 0")) }
+        return .success(total)
     }
 }

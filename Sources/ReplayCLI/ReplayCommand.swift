@@ -10,43 +10,17 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Replay event logs and write the reports (the default command)."
     )
 
+    @OptionGroup(title: "Output") var folder: FolderOption
+
     @OptionGroup var replay: ReplayArguments
 
-    @Option(name: .long, help: "The folder the reports are written into (created if missing).")
-    var out: String = "reports"
+    @OptionGroup(title: "Output") var runSummary: RunSummaryOption
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Keep the sessions still open at the end in FILE, and go on with the ones FILE holds (nightly runs). An input FILE consumed already is refused (exit 4).",
-            valueName: "file"))
-    var state: String?
+    @OptionGroup(title: "Push") var push: PushOptions
 
-    @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
-    var finish = false
+    @OptionGroup(title: "Nightly runs") var nightly: NightlyOptions
 
-    @Flag(
-        name: .long,
-        help:
-            "With --state, replay the last run again when the inputs were replayed into FILE already: start from FILE.previous, the state before that run."
-    )
-    var replaceRun = false
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Replay only the sessions whose id hashes to shard K of N (reading all input), and write what merge needs to combine the N shards' reports.",
-            valueName: "k/n"))
-    var shard: ShardArgument?
-
-    @OptionGroup var push: PushOptions
-
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Where to write the run's summary as JSON (default: <out>/run.json; - for standard output).",
-            valueName: "file"))
-    var summaryJSON: String?
+    @OptionGroup(title: "Scale") var scale: ScaleOptions
 
     @Flag(
         name: .shortAndLong,
@@ -54,6 +28,14 @@ struct ReplayCommand: ParsableCommand {
             "Print no progress line and no summary; warnings and input problems still go to standard error. Twice (-qq): print nothing but fatal errors."
     )
     var quiet: Int
+
+    // The options by name, as the rest of the command reads them.
+    var out: String { folder.out }
+    var summaryJSON: String? { runSummary.summaryJSON }
+    var state: String? { nightly.state }
+    var finish: Bool { nightly.finish }
+    var replaceRun: Bool { nightly.replaceRun }
+    var shard: ShardArgument? { scale.shard }
 
     func validate() throws {
         if let first = replay.files.first, Self.looksLikeASubcommand(first) {
@@ -173,5 +155,60 @@ struct ReplayCommand: ParsableCommand {
         } catch {
             printError("avt-replay: cannot write the run's summary \(target): \(error)")
         }
+    }
+}
+
+/// The replay's options in groups, each under its title in the help, beside those of
+/// ``ReplayArguments`` (`OUTPUT:` starts with `--out`).
+extension ReplayCommand {
+    /// `--out`, the first option of the help.
+    struct FolderOption: ParsableArguments {
+        @Option(
+            name: .long,
+            help: ArgumentHelp("The folder the reports are written into (created if missing).", valueName: "dir"),
+            completion: .directory)
+        var out: String = "reports"
+    }
+
+    /// `--summary-json`.
+    struct RunSummaryOption: ParsableArguments {
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Where to write the run's summary as JSON (default: <out>/run.json; - for standard output).",
+                valueName: "file"),
+            completion: .file())
+        var summaryJSON: String?
+    }
+
+    /// `--state`, `--finish` and `--replace-run`: a series of runs, each going on from the last.
+    struct NightlyOptions: ParsableArguments {
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Keep the sessions still open at the end in FILE, and go on with the ones FILE holds (nightly runs). An input FILE consumed already is refused (exit 4).",
+                valueName: "file"),
+            completion: .file())
+        var state: String?
+
+        @Flag(name: .long, help: "With --state, close every session at the end anyway (the last run of a series).")
+        var finish = false
+
+        @Flag(
+            name: .long,
+            help:
+                "With --state, replay the last run again when the inputs were replayed into FILE already: start from FILE.previous, the state before that run."
+        )
+        var replaceRun = false
+    }
+
+    /// `--shard`: one of several machines replaying a day.
+    struct ScaleOptions: ParsableArguments {
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "Replay only the sessions whose id hashes to shard K of N (reading all input), and write what merge needs to combine the N shards' reports.",
+                valueName: "k/n"))
+        var shard: ShardArgument?
     }
 }

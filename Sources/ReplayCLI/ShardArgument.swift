@@ -20,3 +20,11 @@ struct ShardArgument: ExpressibleByArgument {
     /// The shard, or `nil` when K or N is out of range.
     var shard: Shard? { Shard(index, of: count) }
 }
+
+extension ShardArgument {
+    /// What is wrong with `argument` as `K/N`, said as what is expected; `nil` when it is one.
+    static func problem(with argument: String) -> String? {
+        guard ShardArgument(argument: argument) == nil else { return nil }
+        return "a shard is K/N, two whole numbers, as in 2/3 (the second of three)"
+    }
+}

@@ -42,3 +42,12 @@ struct TimeArgument: ExpressibleByArgument {
         }
     }
 }
+
+extension TimeArgument {
+    /// What is wrong with `argument` as a time, said as what is expected; `nil` when it is one.
+    static func problem(with argument: String) -> String? {
+        guard TimeArgument(argument: argument) == nil else { return nil }
+        return "a time is a date (2025-11-20, midnight UTC), an RFC 3339 time (2025-11-20T07:00:00Z) "
+            + "or epoch seconds or milliseconds"
+    }
+}

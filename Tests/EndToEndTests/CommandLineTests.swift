@@ -78,7 +78,8 @@ struct CommandLineTests {
         let result = try CommandRunner.run(["--help"])
         #expect(result.status == 0)
         #expect(result.standardOutput.contains("avt-replay logs/*.jsonl.gz"))
-        #expect(result.standardOutput.contains("Exit status: 0"))
+        #expect(result.standardOutput.contains("Exit status:\n  0  every input line was replayed"))
+        #expect(result.standardOutput.contains("\n  8  another run holds the report folder"))
         #expect(result.standardOutput.contains("--group-by title,source_host"))
         #expect(result.standardOutput.contains("avt-replay check --expect expected/"))
         #expect(result.standardOutput.contains("diff "))
@@ -109,6 +110,46 @@ struct ProgressLineTests {
         #expect(!piped.standardError.contains("file 1/2"))
         #expect(piped.standardError.split(separator: "\n").filter { $0.hasPrefix("avt-replay: read ") }.count == 1)
         #expect(!piped.standardError.contains("\r"))
+    }
+
+    /// Runs `arguments` on a pseudo-terminal; returns its exit status and what the terminal got.
+    private func onATerminal(_ arguments: [String]) throws -> (status: Int32, terminal: String) {
+        let command = ([CommandRunner.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardInput = Pipe()
+        try process.run()
+        let terminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, terminal)
+    }
+
+    @Test func aWarningClearsTheProgressLineFirst() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The progress line is first drawn once the reader has read the first block of lines
+        // (1,024) after the first record; the bad line comes blocks later, so it is printed
+        // while the line is drawn.
+        var log = ""
+        for index in 0..<3_000 {
+            log +=
+                "{\"ts\":\(1_000 + index),\"instrument\":\"i\(index % 40)\",\"tracker\":0,\"action\":\"StreamLoad\"}\n"
+        }
+        log += "not json\n"
+        let path = folder.appendingPathComponent("bad.jsonl")
+        try Data(log.utf8).write(to: path)
+        let (status, terminal) = try onATerminal(["--out", folder.appendingPathComponent("out").path, path.path])
+        #expect(status == 1)
+        let warning = "avt-replay: \(path.path):3001: not valid JSON"
+        #expect(terminal.contains("\r\u{1B}[K" + warning), "\(terminal.debugDescription)")
+        #expect(terminal.contains("\r\u{1B}[Kavt-replay: file 1/1 bad.jsonl"))
+        // Every progress text is followed by the next clearing, never by another line.
+        for piece in terminal.components(separatedBy: "\r\u{1B}[K") where piece.hasPrefix("avt-replay: file ") {
+            #expect(!piece.contains("\n"), "\(piece.debugDescription)")
+        }
     }
 }
 
