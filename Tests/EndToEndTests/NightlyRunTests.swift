@@ -86,7 +86,7 @@ struct NightlyRunTests {
         ]
         let files = [("night1.jsonl", night1), ("night2.jsonl", night2)].map { name, lines in
             let file = folder.appendingPathComponent(name)
-            FileManager.default.createFile(
+            _ = FileManager.default.createFile(
                 atPath: file.path, contents: Data((lines.joined(separator: "\n") + "\n").utf8))
             return file.path
         }
