@@ -93,17 +93,8 @@ struct ProgressLineTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("out").path
         let files = CommandRunner.samples
-        let command = ([CommandRunner.binary.path, "--out", out] + files).map { "'\($0)'" }.joined(separator: " ")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = Pipe()
-        try process.run()
-        let terminal = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let (status, terminal) = try onATerminal(["--out", out] + files)
+        #expect(status == 0)
         #expect(terminal.contains("\r\u{1B}[Kavt-replay: file 1/2 avt-2025112007.jsonl.gz"))
         #expect(terminal.contains("avt-replay: read 2 files"))
         let piped = try CommandRunner.run(["--out", out] + files)
