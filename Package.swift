@@ -75,14 +75,16 @@ let package = Package(
         .target(name: "CMallocTuning"),
         .target(name: "CWriteback"),
         .target(name: "CExchange"),
+        .target(name: "ProcessFiles"),
         .target(name: "CMemoryHints"),
-        .target(name: "MetricsPush", dependencies: [gzipCodec, "CCurl"], swiftSettings: gzipSettings),
+        .target(name: "MetricsPush", dependencies: [gzipCodec, "CCurl", "ProcessFiles"], swiftSettings: gzipSettings),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayApp",
             dependencies: [
                 "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CExchange",
-                "CMemoryHints", "ReportDiff", .product(name: "HeapModule", package: "swift-collections"),
+                "CMemoryHints", "ProcessFiles", "ReportDiff",
+                .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
         .target(

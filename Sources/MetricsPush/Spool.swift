@@ -1,4 +1,5 @@
 import Foundation
+import ProcessFiles
 
 /// Batches that could not be delivered, kept on disk until a server takes them.
 ///
@@ -114,10 +115,7 @@ package struct Spool: Sendable {
 
     /// The pid a temporary file's name ends in: `.<sink>.<n>.tmp-<pid>`.
     static func temporaryOwner(of name: String) -> pid_t? {
-        guard name.first == ".", let marker = name.range(of: ".tmp-", options: .backwards) else { return nil }
-        let digits = name[marker.upperBound...]
-        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let pid = pid_t(digits), pid > 0 else { return nil }
-        return pid
+        name.first == "." ? TemporaryName.owner(of: name) : nil
     }
 
     /// `00000003.influx` for 3 and `influx`.
@@ -161,7 +159,7 @@ package struct Spool: Sendable {
         var number = 0
         repeat {
             number += 1
-            temporary = path(of: ".\(sink).\(number).tmp-\(getpid())")
+            temporary = path(of: TemporaryName.of(".\(sink).\(number)", pid: getpid()))
             beforeStep?("create \(temporary)")
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         } while descriptor < 0 && errno == EEXIST

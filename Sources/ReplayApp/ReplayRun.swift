@@ -246,7 +246,7 @@ package struct ReplayRun {
                 try AtomicFile.write(bytes, to: (folder.staging as NSString).appendingPathComponent(name))
             }
             try folder.publish()
-            // A refused run's rejects are no longer the truth about this folder.
+            // The rejects a refused run kept beside the folder are not those of the reports now in it.
             unlink(refusedRejects)
         } catch {
             printError("avt-replay: \(error); no reports were written, the previous ones and the state are unchanged")

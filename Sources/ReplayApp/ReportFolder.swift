@@ -1,5 +1,6 @@
 import CExchange
 import Foundation
+import ProcessFiles
 import ReportDiff
 
 /// The folder a run's reports go into (`--out`), replaced whole: a reader finds in it one
@@ -145,7 +146,7 @@ package final class ReportFolder {
                 throw Failure(
                     description: "--out \(path) holds the folder \(entry.name), which avt-replay does not write: each "
                         + "run replaces the report folder whole; move \(entry.name) elsewhere, or give another --out")
-            } else if Self.isTemporary(entry.name) {
+            } else if TemporaryName.owner(of: entry.name) != nil {
                 DiskStep.reach("remove \(file), left by a killed run")
                 unlink(file)
             }
@@ -166,13 +167,6 @@ package final class ReportFolder {
             throw Failure(description: "cannot move the spool \(file) to \(spool): \(String(cString: strerror(errno)))")
         }
         printError("avt-replay: the spool is now kept beside the reports: \(file) was moved to \(spool)")
-    }
-
-    /// Whether a file name is a temporary one of ``ReportWriter`` (`NAME.tmp-PID`).
-    static func isTemporary(_ name: String) -> Bool {
-        guard let range = name.range(of: ".tmp-", options: .backwards) else { return false }
-        let pid = name[range.upperBound...]
-        return !pid.isEmpty && pid.allSatisfy(\.isASCIIDigitCharacter)
     }
 
     /// Makes the set written into ``staging`` the report folder, in one step, keeping the
@@ -269,8 +263,4 @@ package final class ReportFolder {
         while path.count > 1 && path.hasSuffix("/") { path.removeLast() }
         return path
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigitCharacter: Bool { isASCII && isWholeNumber }
 }

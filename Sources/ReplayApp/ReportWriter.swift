@@ -1,5 +1,6 @@
 import CWriteback
 import Foundation
+import ProcessFiles
 import ReportEncoding
 
 /// One output file written as the run goes: bytes go to a temporary file beside the target,
@@ -29,7 +30,7 @@ final class ReportWriter {
 
     init(path: String) throws(AtomicFile.WriteError) {
         self.path = path
-        temporaryPath = path + ".tmp-" + String(getpid())
+        temporaryPath = TemporaryName.of(path, pid: getpid())
         DiskStep.reach("create \(temporaryPath)")
         descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }

@@ -1,4 +1,5 @@
 import Foundation
+import ProcessFiles
 
 /// The `--state` file of a series of runs, with the state before its last run,
 /// `FILE.previous` (what `--replace-run` starts from), and the lock one run at a time holds on
@@ -48,8 +49,10 @@ final class StateFile {
         let name = (path as NSString).lastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
         let written = [name, name + ".previous", name + ".previous.next"]
-        for leftover in names where ReportFolder.isTemporary(leftover) {
-            guard written.contains(where: { leftover.hasPrefix($0 + ".tmp-") }) else { continue }
+        for leftover in names {
+            guard let owner = TemporaryName.owner(of: leftover),
+                written.contains(where: { TemporaryName.of($0, pid: owner) == leftover })
+            else { continue }
             let file = (folder as NSString).appendingPathComponent(leftover)
             DiskStep.reach("remove \(file), left by a killed run")
             unlink(file)
