@@ -405,7 +405,7 @@ extension Life {
     /// A life as ``encodeState(to:)`` wrote it, its state machines made with the options'
     /// components and given their state.
     static func restoring(
-        from decoder: any Decoder, options: SharedReplayOptions, actionCodes: ActionCodes
+        from decoder: any Decoder, options: SharedReplayOptions, actionCodes: (SessionKey) -> ActionCodes
     ) throws -> Life {
         let state = try decoder.container(keyedBy: StateKeys.self)
         let key = SessionKey(
@@ -417,7 +417,7 @@ extension Life {
             switch key.system {
             case .openavt:
                 try InstrumentLife(
-                    restoring: replay, key: key, first: first, options: options, actionCodes: actionCodes)
+                    restoring: replay, key: key, first: first, options: options, actionCodes: actionCodes(key))
             case .vp: try AppLife(restoring: replay, key: key, first: first, options: options)
             case .marconi: try PlayerLife(restoring: replay, key: key, first: first, options: options)
             }

@@ -32,14 +32,14 @@ import HeapModule
 /// shard's lives are replayed: each report comes out at the same place as in an unsharded run.
 public struct ReplayEngine {
     private let options: ReplayOptions
-    private let sharedOptions: SharedReplayOptions
+    let sharedOptions: SharedReplayOptions
     /// The numbers of OpenAVT's actions, shared by the lives: each waiting record keeps one.
-    private let actionCodes = ActionCodes()
+    let actionCodes = ActionCodes()
     /// The lives this engine replays.
     public let shard: Shard
     /// Records added so far: reports carry it as ``SessionReport/closeSequence``.
-    private var recordsAdded: Int64 = 0
-    private var lives: [SessionKey: Life] = [:]
+    private(set) var recordsAdded: Int64 = 0
+    private(set) var lives: [SessionKey: Life] = [:]
     /// Each life's next deadline (a flush or its end); entries a later one replaced are skipped.
     private var deadlines = Heap<Deadline>()
     /// With a shard, the latest record of each live instrument, app or player of the other
@@ -87,9 +87,7 @@ public struct ReplayEngine {
         _ record: consuming Record, at position: SourcePosition, movesFrontier: Bool = true
     ) -> Outcome {
         let timestamp = record.timestamp
-        if movesFrontier, frontier.map({ timestamp > $0 }) ?? true { frontier = timestamp }
-        recordsAdded += 1
-        var reports = dueReports()
+        var reports = advance(to: timestamp, movesFrontier: movesFrontier)
         let key = SessionKey(of: record)
         guard shard.contains(key) else {
             if let latest = otherLives[key] {
@@ -131,12 +129,27 @@ public struct ReplayEngine {
         return .replayed(reports)
     }
 
+    /// Counts a record that another engine replays (one of a ``ReplayEngines`` with the lives
+    /// of other keys): it moves the frontier as ``add(_:at:movesFrontier:)`` would, and the
+    /// reports are the flushes and ends it made due here, in order.
+    package mutating func advance(to timestamp: Timestamp, movesFrontier: Bool = true) -> [SessionReport] {
+        if movesFrontier, frontier.map({ timestamp > $0 }) ?? true { frontier = timestamp }
+        recordsAdded += 1
+        return dueReports()
+    }
+
     /// Hands over what every life has pending (its waiting records replayed: trace lines,
     /// points, rows made final), by latest record, then key, as a run that keeps its lives for
     /// the next one (`--state`) ends: so that the night's records are reported that night.
     /// The lives stay open, holding only their state machines and open rows.
     package mutating func handOverPending(_ body: (consuming SessionReport) -> Void) {
-        for life in lives.values.sorted(by: { ($0.latest, $0.key) < ($1.latest, $1.key) }) {
+        Self.handOverPending(of: Array(lives.values), recordsAdded: recordsAdded, body)
+    }
+
+    /// Hands over the pending outputs of `lives` (of one engine, or of all the engines of a
+    /// ``ReplayEngines``), by latest record, then key.
+    static func handOverPending(of lives: [Life], recordsAdded: Int64, _ body: (consuming SessionReport) -> Void) {
+        for life in lives.sorted(by: { ($0.latest, $0.key) < ($1.latest, $1.key) }) {
             var report = SessionReport(key: life.key, closing: nil)
             life.takeOutputs(into: &report)
             life.takeFinalRows(into: &report)
@@ -148,7 +161,7 @@ public struct ReplayEngine {
 
     /// A life as a state file keeps it (``openLives``): its state machines and open rows.
     package struct OpenLife: Encodable {
-        fileprivate let life: Life
+        let life: Life
 
         package func encode(to encoder: any Encoder) throws {
             try life.encodeState(to: encoder)
@@ -157,14 +170,17 @@ public struct ReplayEngine {
 
     /// The lives still open, by latest record, then key: what a later run goes on with. Call
     /// ``handOverPending(_:)`` first.
-    package var openLives: [OpenLife] {
-        lives.values.sorted { ($0.latest, $0.key) < ($1.latest, $1.key) }.map(OpenLife.init)
+    package var openLives: [OpenLife] { Self.openLives(Array(lives.values)) }
+
+    /// `lives` as a state file keeps them, by latest record, then key.
+    static func openLives(_ lives: [Life]) -> [OpenLife] {
+        lives.sorted { ($0.latest, $0.key) < ($1.latest, $1.key) }.map(OpenLife.init)
     }
 
     /// A life an earlier run left open (``OpenLife``), decoded with the engine's
     /// ``restoringContext`` in the decoder's `userInfo` under ``RestoredLife/contextKey``.
     package struct RestoredLife: Decodable {
-        fileprivate let life: Life
+        let life: Life
 
         /// Where the decoder's `userInfo` holds the engine's ``RestoringContext``.
         package static let contextKey: CodingUserInfoKey = {
@@ -178,25 +194,31 @@ public struct ReplayEngine {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: decoder.codingPath, debugDescription: "no replay engine to restore a life into"))
             }
-            life = try Life.restoring(from: decoder, options: context.options, actionCodes: context.actionCodes)
+            life = try Life.restoring(from: decoder, options: context.options, actionCodes: context.actionCodes(for:))
         }
     }
 
-    /// What restoring a life needs from the engine: its options (the components to make) and
-    /// its table of actions.
+    /// What restoring a life needs from the engines: their options (the components to make)
+    /// and the table of actions of the engine that will replay the life's key.
     package final class RestoringContext {
-        fileprivate let options: SharedReplayOptions
-        fileprivate let actionCodes: ActionCodes
+        let options: SharedReplayOptions
+        private let tables: [ActionCodes]
+        private let partition: KeyPartition
 
-        fileprivate init(options: SharedReplayOptions, actionCodes: ActionCodes) {
+        init(options: SharedReplayOptions, tables: [ActionCodes], partition: KeyPartition) {
             self.options = options
-            self.actionCodes = actionCodes
+            self.tables = tables
+            self.partition = partition
+        }
+
+        func actionCodes(for key: SessionKey) -> ActionCodes {
+            tables[partition.engine(of: key)]
         }
     }
 
     /// What a decoder needs to restore lives into this engine (``RestoredLife``).
     package var restoringContext: RestoringContext {
-        RestoringContext(options: sharedOptions, actionCodes: actionCodes)
+        RestoringContext(options: sharedOptions, tables: [actionCodes], partition: KeyPartition(engines: 1))
     }
 
     /// Takes a life an earlier run left open (one of another shard is left out). Call
@@ -248,9 +270,22 @@ public struct ReplayEngine {
     /// Ends every life (the input ended), handing each last report to `body` as it is made, by
     /// latest record, then key: the reports of all lives are never held at once.
     public mutating func finish(_ body: (consuming SessionReport) -> Void) {
-        var remaining = Array(lives.values)
-        lives = [:]
-        deadlines = Heap()
+        Self.end(takeLives(), recordsAdded: recordsAdded, body)
+    }
+
+    /// Takes every life out of the engine, with its deadlines.
+    mutating func takeLives() -> [Life] {
+        defer {
+            lives = [:]
+            deadlines = Heap()
+        }
+        return Array(lives.values)
+    }
+
+    /// Ends `lives` (of one engine, or of all the engines of a ``ReplayEngines``) as the
+    /// input ends, by latest record, then key.
+    static func end(_ lives: consuming [Life], recordsAdded: Int64, _ body: (consuming SessionReport) -> Void) {
+        var remaining = lives
         remaining.sort { ($0.latest, $0.key) > ($1.latest, $1.key) }
         while let life = remaining.popLast() {
             var report = life.end(.inputEnd)
@@ -271,15 +306,16 @@ public struct ReplayEngine {
     }
 
     /// Replays a life's waiting records, the one just taken last, and hands over the rows they
-    /// made final at this record: in the report of the flush made for it, if any, or in one of
-    /// their own (the trace lines and points stay pending, so that one second of a life's
-    /// points is not split). So a row comes out at the record that ended it, whenever the life
-    /// hands its other outputs over.
+    /// made final at this record: in the report of the flush made for it at this record, if
+    /// any (wherever the other lives' reports put it, so that the same reports come out
+    /// whichever lives an engine replays), or in one of their own (the trace lines and points
+    /// stay pending, so that one second of a life's points is not split). So a row comes out
+    /// at the record that ended it, whenever the life hands its other outputs over.
     private func handOverFinalRows(of life: Life, into reports: inout [SessionReport]) {
-        if let last = reports.indices.last, reports[last].key == life.key, reports[last].closing == nil,
-            reports[last].closeSequence == recordsAdded
-        {
-            life.takeFinalRows(into: &reports[last])
+        if let flush = reports.lastIndex(where: {
+            $0.key == life.key && $0.closing == nil && $0.closeSequence == recordsAdded
+        }) {
+            life.takeFinalRows(into: &reports[flush])
             return
         }
         var report = SessionReport(key: life.key, closing: nil)

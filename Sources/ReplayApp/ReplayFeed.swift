@@ -22,8 +22,6 @@ struct ReplayFeed {
         case problem(InputProblem)
     }
 
-    /// How many problems are printed before the rest are only counted.
-    static let problemsShown = 10
     static let batchSize = 2_048
     static let maxBatchesQueued = 4
     static let prefetchDistance = 8
@@ -31,35 +29,25 @@ struct ReplayFeed {
     static let linesPrefetched: UInt = 3
 
     var engine: ReplayEngine
-    let reports: ReportSet
     let pipeline: ReplayPipeline
-    let quiet: Bool
-    /// What the replay counted: problems, late records rejected.
-    var counts = RunCounts()
-    /// The records of each input rejected as late, by rank.
-    var lateRejected: [Int]
-    /// The problems with whole files, as printed (`file: reason`), in order.
-    var fileProblems: [String] = []
-    private let names: [String]
+    /// The problems noted, counted.
+    var problems: ProblemLog
 
-    init(engine: ReplayEngine, reports: ReportSet, pipeline: ReplayPipeline, quiet: Bool, names: [String]) {
+    init(engine: consuming ReplayEngine, pipeline: ReplayPipeline, problems: consuming ProblemLog) {
         self.engine = engine
-        self.reports = reports
         self.pipeline = pipeline
-        self.quiet = quiet
-        self.names = names
-        lateRejected = Array(repeating: 0, count: names.count)
+        self.problems = problems
     }
 
     /// Reads with `reader` on a thread of its own while this thread replays what it hands
     /// over; returns the reader when it is done.
     mutating func run(_ reader: consuming InputReader) -> InputReader {
-        let queue = ItemQueue()
-        let box = ReaderBox(reader)
+        let queue = BoundedQueue<[Item?]>(capacity: Self.maxBatchesQueued)
+        let box = ThreadBox(reader)
         let thread = Thread { [box, queue] in
             var batch: [Item?] = []
             batch.reserveCapacity(Self.batchSize)
-            box.reader.run { item in
+            box.value.run { item in
                 batch.append(item)
                 if batch.count >= Self.batchSize {
                     // Handed over as the only reference: the replaying thread takes the items
@@ -93,95 +81,24 @@ struct ReplayFeed {
                 if let item = batch[index].take() { take(item) }
             }
         }
-        return box.reader
+        return box.value
     }
 
     /// Replays a record, or notes a problem.
     private mutating func take(_ item: consuming Item) {
         switch consume item {
         case .record(let record, let position, let late):
-            counts.replayed += 1
+            problems.counts.replayed += 1
             switch engine.add(record, at: position, movesFrontier: !late) {
             case .replayed(let due):
                 if !due.isEmpty { pipeline.submit(due) }
             case .late(let by, let record, let due):
                 if !due.isEmpty { pipeline.submit(due) }
-                counts.replayed -= 1
-                var excerpt: [UInt8] = []
-                EventLogEncoder.encode(record, into: &excerpt)
-                if excerpt.last == UInt8(ascii: "\n") { excerpt.removeLast() }
-                let known = names.indices.contains(position.fileRank)
-                if known { lateRejected[position.fileRank] += 1 }
-                let name = known ? names[position.fileRank] : "<state>"
-                note(.late(RejectedLine(file: name, line: position.line, reason: "late", excerpt: excerpt), by: by))
+                problems.noteLate(ProblemLog.LateRecord(record, by: by, at: position))
             }
         case .problem(let problem):
-            note(problem)
+            problems.note(problem)
         }
     }
 
-    /// Counts a problem, writes it to `rejects.jsonl` and prints it: every problem with a
-    /// whole file, and the first ``problemsShown`` problems with lines.
-    mutating func note(_ problem: InputProblem) {
-        switch problem {
-        case .line: counts.rejectedLines += 1
-        case .late: counts.lateRejected += 1
-        case .file:
-            counts.damagedFiles += 1
-            fileProblems.append(problem.message)
-        }
-        reports.write(problem)
-        guard !quiet else { return }
-        if case .file = problem {
-            printError("avt-replay: \(problem.message)")
-        } else if counts.lineProblems <= Self.problemsShown {
-            printError("avt-replay: \(problem.message)")
-        }
-    }
-
-    /// The reader, on the reading thread until it is done, then back to the caller.
-    ///
-    /// Unchecked: only the reading thread touches `reader` until it calls
-    /// ``ItemQueue/finish()``; the caller reads it only after ``ItemQueue/take()`` returned
-    /// `nil`, which the queue's lock orders after `finish()`.
-    private final class ReaderBox: @unchecked Sendable {
-        var reader: InputReader
-        init(_ reader: consuming InputReader) { self.reader = reader }
-    }
-
-    /// Batches of items from the reading thread to the replaying one.
-    ///
-    /// Unchecked: every stored property is read and written with `condition` locked.
-    private final class ItemQueue: @unchecked Sendable {
-        // Guarded by `condition`.
-        private var batches: [[Item?]] = []
-        private var finished = false
-        private let condition = NSCondition()
-
-        func put(_ batch: consuming [Item?]) {
-            condition.lock()
-            while batches.count >= ReplayFeed.maxBatchesQueued { condition.wait() }
-            batches.append(batch)
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        func finish() {
-            condition.lock()
-            finished = true
-            condition.broadcast()
-            condition.unlock()
-        }
-
-        /// The next batch, or `nil` once the reading thread is done and every batch was taken.
-        func take() -> [Item?]? {
-            condition.lock()
-            defer { condition.unlock() }
-            while batches.isEmpty && !finished { condition.wait() }
-            guard !batches.isEmpty else { return nil }
-            let batch = batches.removeFirst()
-            condition.broadcast()
-            return batch
-        }
-    }
 }

@@ -22,6 +22,10 @@ package struct ReplayRun {
     var shard: Shard? = nil
     /// Print nothing but fatal errors: no warnings, no input problems.
     var quiet: Bool
+    /// `--threads N`: with 1, one thread reads, one replays and one writes; with more, the
+    /// lives are shared among N engines on threads of their own (``PartitionedFeed``). The
+    /// reports are the same for every N.
+    package var threads = ReplayRun.defaultThreads
     /// Draw the progress line on a terminal.
     var showsProgress = true
     /// Files written into the report set besides the reports, by name (`check --record`'s
@@ -31,11 +35,15 @@ package struct ReplayRun {
     /// report folder, unless the command says otherwise); removed by a run that publishes.
     package var refusedRejects: String
 
+    /// The threads of a run by default: the cores this process may run on (its CPU affinity).
+    package static var defaultThreads: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
     package init(
         arguments: ReplayConfiguration, out: String, state: String? = nil, finish: Bool = false,
         replaceRun: Bool = false, shard: Shard? = nil, quiet: Bool, showsProgress: Bool = true,
-        extraFiles: [(name: String, bytes: [UInt8])] = []
+        threads: Int = ReplayRun.defaultThreads, extraFiles: [(name: String, bytes: [UInt8])] = []
     ) {
+        self.threads = max(1, threads)
         self.extraFiles = extraFiles
         self.arguments = arguments
         self.out = out
@@ -110,7 +118,7 @@ package struct ReplayRun {
             printError("avt-replay: \(error)")
             return failed(.outputFailed)
         }
-        var engine = ReplayEngine(options: options, shard: shard ?? .all)
+        var engines = ReplayEngines(options: options, shard: shard ?? .all, count: threads)
         var merge = EventTimeMerge(inputs: inputs.count, maxLateness: arguments.maxLateness)
         var resumed = 0
         if let plan {
@@ -123,7 +131,7 @@ package struct ReplayRun {
                 }
             }
             do {
-                let loaded = try RunState.load(from: plan.resumed, into: &engine, merge: &merge)
+                let loaded = try RunState.load(from: plan.resumed, into: &engines, merge: &merge)
                 resumed = loaded.lives
                 if let carried = loaded.carried { try reports.addCarried(carried) }
             } catch {
@@ -138,17 +146,28 @@ package struct ReplayRun {
         reader.progress = ProgressLine(
             totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count,
             quiet: quiet || !showsProgress)
-        var feed = ReplayFeed(engine: engine, reports: reports, pipeline: pipeline, quiet: quiet, names: reader.names)
-        reader = feed.run(reader)
+        let problemLog = ProblemLog(reports: reports, quiet: quiet, names: reader.names)
+        let problems: ProblemLog
+        if engines.engines.count == 1 {
+            var feed = ReplayFeed(engine: engines.engines.removeLast(), pipeline: pipeline, problems: problemLog)
+            reader = feed.run(reader)
+            engines.engines.append(feed.engine)
+            problems = feed.problems
+        } else {
+            var feed = PartitionedFeed(engines: engines, pipeline: pipeline, problems: problemLog)
+            reader = feed.run(reader)
+            engines = feed.engines
+            problems = feed.problems
+        }
         reader.progress?.finish()
         var counts = reader.counts
-        counts.add(replaying: feed.counts)
+        counts.add(replaying: problems.counts)
         counts.resumedLives = resumed
         if let plan, plan.resumed != state { counts.resumedFrom = plan.resumed }
         var filesOverLimit = reader.filesOverLimit
         for (index, name) in reader.names.enumerated() {
             let late = reader.lateByInput[index]
-            let rejected = feed.lateRejected[index]
+            let rejected = problems.lateRejected[index]
             let identity = plan?.identities[index]
             counts.inputs.append(
                 InputSummary(
@@ -164,24 +183,24 @@ package struct ReplayRun {
                         + "\(rejected) rejected as late")
             }
         }
-        var saved = RunState.Saved(frontier: feed.engine.frontier)
+        var saved = RunState.Saved(frontier: engines.frontier)
         saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
             // The night's records are all replayed: what is pending is written now, and the
             // lives keep only their state machines and open rows.
             saved.released = reader.merge.released
-            feed.engine.handOverPending { pipeline.submit([$0]) }
-            counts.carried = feed.engine.openCounts
-            saved.lives = feed.engine.openLives
+            engines.handOverPending { pipeline.submit([$0]) }
+            counts.carried = engines.openCounts
+            saved.lives = engines.openLives
         } else {
-            feed.engine.finish { pipeline.submit([$0]) }
+            engines.finish { pipeline.submit([$0]) }
         }
         counts.add(replayed: pipeline.finish())
         // A bucket from the earliest open row on may still get rows and their points, and the
         // bucket of the last record the next run's records and rows.
-        let earliest = [feed.engine.earliestOpenRow, feed.engine.frontier].compactMap { $0 }.min()
+        let earliest = [engines.earliestOpenRow, engines.frontier].compactMap { $0 }.min()
         if keepsOpen, let earliest { saved.carried = reports.leaveOpen(from: earliest) }
-        counts.livesEndedByGap = feed.engine.livesEndedByGap
+        counts.livesEndedByGap = engines.livesEndedByGap
         counts.warnings = warnings(reader: reader, inputs: inputs, repeated: repeated, reports: reports)
         if !quiet {
             for warning in counts.warnings { printError("avt-replay: \(warning.message)") }
@@ -189,15 +208,15 @@ package struct ReplayRun {
         // No input at all is a run that only ends the lives of its state (`--state --finish`).
         let noInput = reader.inputsOpened == 0 && !inputs.isEmpty
         let refused = !noInput && ((arguments.strict && counts.problems > 0) || !filesOverLimit.isEmpty)
-        if !quiet && counts.lineProblems > ReplayFeed.problemsShown {
+        if !quiet && counts.lineProblems > ProblemLog.problemsShown {
             let list = refused ? refusedRejects : (out as NSString).appendingPathComponent("rejects.jsonl")
             printError(
-                "avt-replay: ... and \(counts.lineProblems - ReplayFeed.problemsShown) more rejected or late lines "
+                "avt-replay: ... and \(counts.lineProblems - ProblemLog.problemsShown) more rejected or late lines "
                     + "(see \(list))")
         }
         if noInput {
             // Named even with -qq, where the problems were not printed as they came.
-            if quiet { for problem in feed.fileProblems { printError("avt-replay: \(problem)") } }
+            if quiet { for problem in problems.fileProblems { printError("avt-replay: \(problem)") } }
             printError(
                 "avt-replay: failed (no input could be read: \(reader.names.joined(separator: ", "))); "
                     + "no reports were written, the previous ones are unchanged")

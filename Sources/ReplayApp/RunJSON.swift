@@ -14,11 +14,14 @@ package struct RunJSON {
     /// Each server pushed to, and what became of its batches.
     var pushes: [PushSinkSummary]
     var seconds: Double
+    /// `--threads`: the engines the lives were shared among.
+    var threads: Int
 
     package init(
         status: ExitStatus, counts: RunCounts, output: String, state: String?, pushes: [PushSinkSummary],
-        seconds: Double
+        seconds: Double, threads: Int
     ) {
+        self.threads = threads
         self.status = status
         self.counts = counts
         self.output = output
@@ -149,6 +152,8 @@ package struct RunJSON {
             json.endObject(into: &bytes)
         }
         json.endArray(into: &bytes)
+        json.key("threads", into: &bytes)
+        json.int(Int64(threads), into: &bytes)
         json.key("seconds", into: &bytes)
         json.double((seconds * 1000).rounded() / 1000, into: &bytes)
         json.key("peakMemoryKiB", into: &bytes)

@@ -126,17 +126,17 @@ enum RunState {
         var carried: ReportSet.Carried?
     }
 
-    /// Puts a saved state back: its lives into the engine, with both clocks. A missing file is
+    /// Puts a saved state back: its lives into the engines (each into the one of its key), with both clocks. A missing file is
     /// a first run.
     static func load(
-        from path: String, into engine: inout ReplayEngine, merge: inout EventTimeMerge
+        from path: String, into engines: inout ReplayEngines, merge: inout EventTimeMerge
     ) throws(Failure) -> Loaded {
         guard FileManager.default.fileExists(atPath: path) else { return Loaded() }
         guard let contents = FileManager.default.contents(atPath: path) else {
             throw Failure(description: "\(path): the state file cannot be read")
         }
         var decoder = StateDecoder()
-        decoder.userInfo[ReplayEngine.RestoredLife.contextKey] = engine.restoringContext
+        decoder.userInfo[ReplayEngine.RestoredLife.contextKey] = engines.restoringContext
         var loaded = Loaded()
         let parsed: (Header, [ReplayEngine.RestoredLife])
         do {
@@ -175,8 +175,8 @@ enum RunState {
         guard header.lives == restored.count else {
             throw Failure(description: "\(path): the state file's count of lives does not match its contents")
         }
-        for life in restored { engine.restore(life) }
-        engine.resume(frontier: header.frontier)
+        for life in restored { engines.restore(life) }
+        engines.resume(frontier: header.frontier)
         merge.resume(released: header.released)
         loaded.lives = restored.count
         return loaded

@@ -41,6 +41,7 @@ struct CheckCommand: ParsableCommand {
     @OptionGroup var differences: DifferenceOptions
 
     @OptionGroup var replay: ReplayArguments
+    @OptionGroup(title: "Scale") var threads: ThreadsOption
 
     /// The file beside the expected reports with the options they were recorded with.
     static let optionsName = "check-options.json"
@@ -99,7 +100,7 @@ struct CheckCommand: ParsableCommand {
             return ExitStatus.usage.exitCode
         }
         let replayed = (folder as NSString).appendingPathComponent("reports")
-        var run = ReplayRun(arguments: arguments.configuration, out: replayed, quiet: true)
+        var run = ReplayRun(arguments: arguments.configuration, out: replayed, quiet: true, threads: threads.count)
         // A refused replay keeps its rejects beside the expected set, as --record's would.
         run.refusedRejects = ReportFolder.refusedRejects(of: expect)
         let outcome = run.execute()
@@ -169,7 +170,7 @@ struct CheckCommand: ParsableCommand {
     /// succeeded.
     private func recordReports() -> ExitCode {
         let outcome = ReplayRun(
-            arguments: replay.configuration, out: expect, quiet: true,
+            arguments: replay.configuration, out: expect, quiet: true, threads: threads.count,
             extraFiles: [(Self.optionsName, Self.optionsFile(replay.options))]
         ).execute()
         outcome.end()

@@ -21,6 +21,7 @@ struct ReplayCommand: ParsableCommand {
     @OptionGroup(title: "Nightly runs") var nightly: NightlyOptions
 
     @OptionGroup(title: "Scale") var scale: ScaleOptions
+    @OptionGroup(title: "Scale") var threads: ThreadsOption
 
     @Flag(
         name: .shortAndLong,
@@ -92,7 +93,7 @@ struct ReplayCommand: ParsableCommand {
         let outcome = ReplayRun(
             arguments: replay.configuration, out: out, state: state, finish: finish, replaceRun: replaceRun,
             shard: shard?.shard,
-            quiet: quiet >= 2, showsProgress: quiet == 0
+            quiet: quiet >= 2, showsProgress: quiet == 0, threads: threads.count
         )
         .execute()
         // The locks are held until run.json is written.
@@ -108,7 +109,7 @@ struct ReplayCommand: ParsableCommand {
                 writeSummary(
                     RunJSON(
                         status: outcome.status, counts: counts, output: out, state: state, pushes: [],
-                        seconds: seconds()))
+                        seconds: seconds(), threads: threads.count))
             }
             return outcome.status
         }
@@ -136,7 +137,9 @@ struct ReplayCommand: ParsableCommand {
             printError(RunSummary(counts: counts, seconds: seconds(), outputFolder: out, state: state).text)
         }
         writeSummary(
-            RunJSON(status: final, counts: counts, output: out, state: state, pushes: pushes, seconds: seconds()))
+            RunJSON(
+                status: final, counts: counts, output: out, state: state, pushes: pushes, seconds: seconds(),
+                threads: threads.count))
         return final
     }
 

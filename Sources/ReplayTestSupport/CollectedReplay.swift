@@ -15,9 +15,10 @@ public struct CollectedReplay {
 
     /// Replays records, each with its position, in event-time order (`EventTimeMerge`: an
     /// input per file rank, whose records may come in any order), then ends every life: those
-    /// of `shard`.
+    /// of `shard`, shared among `engines` engines (``ReplayEngines``, one after the other).
     public init(
-        _ records: [(Record, SourcePosition)], options: ReplayOptions = ReplayOptions(), shard: Shard = .all
+        _ records: [(Record, SourcePosition)], options: ReplayOptions = ReplayOptions(), shard: Shard = .all,
+        engines count: Int = 1
     ) {
         let ranks = Array(Set(records.map(\.1.fileRank))).sorted()
         var merge = EventTimeMerge(inputs: ranks.count, maxLateness: .max / 4)
@@ -25,16 +26,16 @@ public struct CollectedReplay {
             _ = merge.add(record, at: position, from: ranks.firstIndex(of: position.fileRank) ?? 0)
         }
         for input in ranks.indices { merge.end(input) }
-        var engine = ReplayEngine(options: options, shard: shard)
+        var engines = ReplayEngines(options: options, shard: shard, count: count)
         while let (record, position) = merge.next() {
-            switch engine.add(record, at: position) {
+            switch engines.add(record, at: position) {
             case .replayed(let due): reports += due
             case .late(_, _, let due):
                 reports += due
                 lateRecords += 1
             }
         }
-        reports += engine.finish()
+        reports += engines.finish()
     }
 
     /// Replays records as the lines of one file, then ends every life.

@@ -1,0 +1,151 @@
+import EventModel
+
+/// Which of several engines replays the lives of a key: `(mix(digest) >> 33) mod engines`,
+/// where `digest` is the key's ``SessionKey/hashDigest`` and `mix` a multiplication by
+/// 0x9E3779B97F4A7C15. The high bits of the mixed digest, not the shard hash (`--shard` takes
+/// its remainder), so that a shard's keys spread over every engine. Which engine a key goes to
+/// changes no report, so the digest may change from one version to the next.
+public struct KeyPartition: Sendable, Equatable {
+    /// How many engines share the keys, at least 1.
+    public let engines: Int
+
+    public init(engines: Int) {
+        self.engines = max(1, engines)
+    }
+
+    /// The engine, from 0 to ``engines`` − 1, that replays the lives of `key`.
+    public func engine(of key: SessionKey) -> Int {
+        guard engines > 1 else { return 0 }
+        let mixed = key.hashDigest &* 0x9E37_79B9_7F4A_7C15
+        return Int(truncatingIfNeeded: (mixed >> 33) % UInt64(engines))
+    }
+}
+
+/// Several ``ReplayEngine``s that together replay as one engine does: each replays the lives of
+/// its share of the keys (``KeyPartition``) and counts every other record with
+/// ``ReplayEngine/advance(to:movesFrontier:)``, so that its clock, its sequence and so its
+/// flushes and ends are those of one engine. Merged by ``SessionReport/order``, their reports
+/// are one engine's reports in one engine's order (each engine's are in that order already).
+///
+/// The engines can run on threads of their own (the command line's `--threads`); ``add(_:at:movesFrontier:)``
+/// runs them one after the other, the reference the threaded replay is tested against. What
+/// concerns every life (the end of the input, the lives kept for the next run) is done here,
+/// over the lives of all the engines, in one engine's order.
+public struct ReplayEngines {
+    /// Which engine replays which key.
+    public let partition: KeyPartition
+    /// The engines, by their number in the partition.
+    public var engines: [ReplayEngine]
+
+    /// `count` engines with no life that replay the lives of `shard` between them.
+    public init(options: ReplayOptions = ReplayOptions(), shard: Shard = .all, count: Int = 1) {
+        partition = KeyPartition(engines: count)
+        engines = (0..<partition.engines).map { _ in ReplayEngine(options: options, shard: shard) }
+    }
+
+    /// Adds a record: its engine replays it, the others count it; the reports of all of them,
+    /// in order.
+    public mutating func add(
+        _ record: consuming Record, at position: SourcePosition, movesFrontier: Bool = true
+    ) -> ReplayEngine.Outcome {
+        let owner = partition.engine(of: SessionKey(of: record))
+        let timestamp = record.timestamp
+        var others: [[SessionReport]] = []
+        for index in engines.indices where index != owner {
+            others.append(engines[index].advance(to: timestamp, movesFrontier: movesFrontier))
+        }
+        switch engines[owner].add(record, at: position, movesFrontier: movesFrontier) {
+        case .replayed(let reports):
+            return .replayed(Self.merged(others + [reports]))
+        case .late(let by, let record, let reports):
+            return .late(by: by, record, Self.merged(others + [reports]))
+        }
+    }
+
+    /// Reports of several engines, each in order, merged into one order.
+    public static func merged(_ lists: [[SessionReport]]) -> [SessionReport] {
+        let nonEmpty = lists.filter { !$0.isEmpty }
+        if nonEmpty.count <= 1 { return nonEmpty.first ?? [] }
+        var merged: [SessionReport] = []
+        merged.reserveCapacity(nonEmpty.reduce(0) { $0 + $1.count })
+        var next = Array(repeating: 0, count: nonEmpty.count)
+        while true {
+            var best: Int?
+            for list in nonEmpty.indices where next[list] < nonEmpty[list].count {
+                if let current = best {
+                    if nonEmpty[list][next[list]].order < nonEmpty[current][next[current]].order { best = list }
+                } else {
+                    best = list
+                }
+            }
+            guard let best else { return merged }
+            merged.append(nonEmpty[best][next[best]])
+            next[best] += 1
+        }
+    }
+
+    /// The latest time added so far (every engine's).
+    public var frontier: Timestamp? { engines[0].frontier }
+    /// Lives ended by the idle gap so far.
+    public var livesEndedByGap: Int { engines.reduce(0) { $0 + $1.livesEndedByGap } }
+    /// Records refused because a later record of their life was replayed.
+    public var lateRecords: Int { engines.reduce(0) { $0 + $1.lateRecords } }
+
+    /// The earliest first record of a row still open, in any life.
+    package var earliestOpenRow: Timestamp? { engines.compactMap(\.earliestOpenRow).min() }
+
+    /// The lives still open and their open rows, counted.
+    public var openCounts: ReplayEngine.OpenCounts {
+        var counts = ReplayEngine.OpenCounts()
+        for engine in engines {
+            let open = engine.openCounts
+            counts.lives.merge(open.lives, uniquingKeysWith: +)
+            counts.rows.merge(open.rows, uniquingKeysWith: +)
+        }
+        return counts
+    }
+
+    /// What a decoder needs to restore lives into these engines (``ReplayEngine/RestoredLife``):
+    /// each life's instrument numbers its actions in the table of the engine that replays it.
+    package var restoringContext: ReplayEngine.RestoringContext {
+        ReplayEngine.RestoringContext(
+            options: engines[0].sharedOptions, tables: engines.map(\.actionCodes), partition: partition)
+    }
+
+    /// Takes a life an earlier run left open, into the engine of its key.
+    package mutating func restore(_ restored: ReplayEngine.RestoredLife) {
+        engines[partition.engine(of: restored.life.key)].restore(restored)
+    }
+
+    /// Sets the frontier an earlier run left, after ``restore(_:)``.
+    package mutating func resume(frontier: Timestamp?) {
+        for index in engines.indices { engines[index].resume(frontier: frontier) }
+    }
+
+    /// Hands over what every life of every engine has pending, as one engine would
+    /// (``ReplayEngine/handOverPending(_:)``).
+    package mutating func handOverPending(_ body: (consuming SessionReport) -> Void) {
+        ReplayEngine.handOverPending(
+            of: engines.flatMap { $0.lives.values }, recordsAdded: engines[0].recordsAdded, body)
+    }
+
+    /// The lives still open in every engine, as one engine orders them.
+    package var openLives: [ReplayEngine.OpenLife] {
+        ReplayEngine.openLives(engines.flatMap { $0.lives.values })
+    }
+
+    /// Ends every life of every engine (the input ended), as one engine would
+    /// (``ReplayEngine/finish(_:)``).
+    public mutating func finish(_ body: (consuming SessionReport) -> Void) {
+        var lives: [Life] = []
+        for index in engines.indices { lives += engines[index].takeLives() }
+        ReplayEngine.end(lives, recordsAdded: engines[0].recordsAdded, body)
+    }
+
+    /// Ends every life and returns their last reports, in order.
+    public mutating func finish() -> [SessionReport] {
+        var reports: [SessionReport] = []
+        finish { reports.append($0) }
+        return reports
+    }
+}

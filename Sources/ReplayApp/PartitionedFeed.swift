@@ -1,0 +1,200 @@
+import CMemoryHints
+import EventModel
+import Foundation
+import Replay
+
+/// Runs a replay on several engines (``ReplayEngines``), each on a thread of its own: the
+/// reading thread reads and merges the inputs (``InputReader``) and deals each record to the
+/// engine of its key; every engine replays its records and counts the others (a time and a
+/// flag each, ``Tick``), so that it makes its flushes and ends where one engine would; the
+/// calling thread merges the engines' reports by ``SessionReport/order`` and hands them to the
+/// pipeline's writing thread (``ReplayPipeline``), and notes the problems.
+///
+/// The merged stream goes over in batches of ``batchSize`` records. Each engine's reports of a
+/// batch come back in order, so the merge of a batch's reports is one engine's order; the
+/// problems (the reader's, and the records an engine refused as late) go to `rejects.jsonl` in
+/// the order of the stream. Every queue holds a few batches at most: an engine that runs
+/// ahead waits, so memory does not grow with the number of threads beyond the batches queued.
+struct PartitionedFeed {
+    static let batchSize = 4_096
+    static let batchesQueued = 4
+
+    var engines: ReplayEngines
+    let pipeline: ReplayPipeline
+    /// The problems noted, counted.
+    var problems: ProblemLog
+
+    /// A record of the merged stream as every engine sees it: its time, whether it moves the
+    /// clock (it does not when it came later than the reorder window), and its engine.
+    struct Tick {
+        var time: Timestamp
+        var engine: Int32
+        var movesFrontier: Bool
+    }
+
+    /// A batch as one engine gets it: every tick, and its own records in their order.
+    private struct EngineBatch {
+        var ticks: [Tick]
+        var records: [(Record, SourcePosition)?]
+    }
+
+    /// What one engine made of a batch: its reports in order, and the records it refused as
+    /// late with their places among the batch's ticks.
+    private struct EngineResult {
+        var reports: [SessionReport] = []
+        var late: [(tick: Int, record: ProblemLog.LateRecord)] = []
+    }
+
+    /// The reader's problems of a batch, each with the number of the batch's records before it.
+    private struct BatchProblems {
+        var records = 0
+        var problems: [(before: Int, problem: InputProblem)] = []
+    }
+
+    init(engines: consuming ReplayEngines, pipeline: ReplayPipeline, problems: consuming ProblemLog) {
+        self.engines = engines
+        self.pipeline = pipeline
+        self.problems = problems
+    }
+
+    /// Reads with `reader` on a thread of its own and replays on a thread per engine; returns
+    /// the reader when every record is replayed and every report of the records handed over.
+    mutating func run(_ reader: consuming InputReader) -> InputReader {
+        let count = engines.engines.count
+        let batchProblems = BoundedQueue<BatchProblems>(capacity: Self.batchesQueued * 2)
+        let inputs = (0..<count).map { _ in BoundedQueue<EngineBatch>(capacity: Self.batchesQueued) }
+        let results = (0..<count).map { _ in BoundedQueue<EngineResult>(capacity: Self.batchesQueued) }
+        let readerBox = ThreadBox(reader)
+        let partition = engines.partition
+        let reading = Thread { [readerBox, batchProblems, inputs] in
+            Self.deal(readerBox, partition: partition, problems: batchProblems, inputs: inputs)
+        }
+        reading.name = "avt-replay.read"
+        reading.start()
+        var boxes: [ThreadBox<ReplayEngine>] = []
+        for number in 0..<count {
+            // Moved out, so that the engine's thread holds the only reference to its lives.
+            let box = ThreadBox(engines.engines.removeFirst())
+            boxes.append(box)
+            let (input, result) = (inputs[number], results[number])
+            let thread = Thread { [box, input, result] in
+                Self.replay(&box.value, number: Int32(number), from: input, into: result)
+            }
+            thread.name = "avt-replay.engine\(number + 1)"
+            thread.start()
+        }
+        while let batch = batchProblems.take() {
+            var reports: [[SessionReport]] = []
+            var late: [(tick: Int, record: ProblemLog.LateRecord)] = []
+            for result in results {
+                // Every engine has a result for each batch the reader dealt.
+                guard let result = result.take() else { preconditionFailure("an engine ended before its batches") }
+                reports.append(result.reports)
+                late += result.late
+            }
+            let merged = ReplayEngines.merged(reports)
+            if !merged.isEmpty { pipeline.submit(merged) }
+            problems.counts.replayed += batch.records
+            note(batch.problems, late.sorted { $0.tick < $1.tick })
+        }
+        for result in results {
+            // Waits for each engine's thread to be done with its engine.
+            while result.take() != nil {}
+        }
+        engines.engines = boxes.map(\.value)
+        return readerBox.value
+    }
+
+    /// Notes a batch's problems in the order of the stream: a problem of the reader before the
+    /// record it came before, a late record at its own place.
+    private mutating func note(
+        _ reader: [(before: Int, problem: InputProblem)], _ late: [(tick: Int, record: ProblemLog.LateRecord)]
+    ) {
+        var nextLate = 0
+        for (before, problem) in reader {
+            while nextLate < late.count, late[nextLate].tick < before {
+                problems.noteLate(late[nextLate].record)
+                nextLate += 1
+            }
+            problems.note(problem)
+        }
+        for index in nextLate..<late.count { problems.noteLate(late[index].record) }
+    }
+
+    /// The reading thread: reads every input and deals the records, a batch at a time.
+    private static func deal(
+        _ reader: ThreadBox<InputReader>, partition: KeyPartition, problems: BoundedQueue<BatchProblems>,
+        inputs: [BoundedQueue<EngineBatch>]
+    ) {
+        var ticks: [Tick] = []
+        ticks.reserveCapacity(batchSize)
+        var records = Array(repeating: [(Record, SourcePosition)?](), count: inputs.count)
+        var batchProblems = BatchProblems()
+        func handOver() {
+            batchProblems.records = ticks.count
+            problems.put(batchProblems)
+            batchProblems = BatchProblems()
+            for number in inputs.indices {
+                var own: [(Record, SourcePosition)?] = []
+                own.reserveCapacity(batchSize / inputs.count + batchSize / 8)
+                swap(&own, &records[number])
+                inputs[number].put(EngineBatch(ticks: ticks, records: own))
+            }
+            ticks = []
+            ticks.reserveCapacity(batchSize)
+        }
+        reader.value.run { item in
+            switch consume item {
+            case .record(let record, let position, let late):
+                let engine = partition.engine(of: SessionKey(of: record))
+                ticks.append(Tick(time: record.timestamp, engine: Int32(engine), movesFrontier: !late))
+                records[engine].append((record, position))
+                if ticks.count >= batchSize { handOver() }
+            case .problem(let problem):
+                batchProblems.problems.append((ticks.count, problem))
+                if batchProblems.problems.count >= batchSize { handOver() }
+            }
+        }
+        if !ticks.isEmpty || !batchProblems.problems.isEmpty { handOver() }
+        for input in inputs { input.finish() }
+        problems.finish()
+    }
+
+    /// An engine's thread: replays its records and counts the others, batch by batch.
+    private static func replay(
+        _ engine: inout ReplayEngine, number: Int32, from input: BoundedQueue<EngineBatch>,
+        into results: BoundedQueue<EngineResult>
+    ) {
+        while var batch = input.take() {
+            var result = EngineResult()
+            var own = 0
+            for (index, tick) in batch.ticks.enumerated() {
+                guard tick.engine == number else {
+                    let due = engine.advance(to: tick.time, movesFrontier: tick.movesFrontier)
+                    if !due.isEmpty { result.reports += due }
+                    continue
+                }
+                if own + ReplayFeed.prefetchDistance < batch.records.count,
+                    case (let ahead, _)? = batch.records[own + ReplayFeed.prefetchDistance],
+                    case let address = ahead.attributesStorageAddress, address != 0
+                {
+                    for line in 0..<ReplayFeed.linesPrefetched {
+                        avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
+                    }
+                }
+                // The dealer gave this engine a record for each of its ticks.
+                guard let (record, position) = batch.records[own].take() else { preconditionFailure() }
+                own += 1
+                switch engine.add(record, at: position, movesFrontier: tick.movesFrontier) {
+                case .replayed(let due):
+                    if !due.isEmpty { result.reports += due }
+                case .late(let by, let record, let due):
+                    if !due.isEmpty { result.reports += due }
+                    result.late.append((index, ProblemLog.LateRecord(record, by: by, at: position)))
+                }
+            }
+            results.put(result)
+        }
+        results.finish()
+    }
+}
