@@ -9,10 +9,11 @@
 #   name or time, so the same bytes every time), cached in .build-bench/corpus-RECORDS-FILES-sSEED
 #   and reused while it is there;
 # - runs N rounds (default 3), each tool once a round, the order rotating from round to
-#   round: `avt-replay --quiet --out TMP FILES` (the full replay, every report written),
-#   the same with `--shard 1/1000` (reading only: every line inflated, parsed, checked,
-#   packed and routed, a thousandth of the sessions replayed), `zcat FILES > /dev/null`,
-#   `pigz -dc FILES > /dev/null`, DuckDB (2 threads) reading the same .jsonl.gz files
+#   round: `avt-replay --quiet --out TMP FILES` (the full replay, every report written,
+#   with the default threads: the cores) and the same with `--threads 1`, both also with
+#   `--shard 1/1000` (reading only: every line inflated, parsed, checked, packed and
+#   routed, a thousandth of the sessions replayed), `zcat FILES > /dev/null`,
+#   `pigz -dc FILES > /dev/null`, DuckDB (with as many threads as the cores, as avt-replay) reading the same .jsonl.gz files
 #   with explicit columns and a GROUP BY instrument, and the DuckDB sessionization query an
 #   analyst would write for the playback rows (window functions; the script named by
 #   $BENCH_PEER, ../shared/bench/duckdb_sessions.py by default, when it is there);
@@ -135,10 +136,10 @@ cat >"$work/duckdb_query.py" <<'EOF'
 import sys
 import duckdb
 
-expected = int(sys.argv[1])
-files = sys.argv[2:]
+threads, expected = int(sys.argv[1]), int(sys.argv[2])
+files = sys.argv[3:]
 con = duckdb.connect()
-con.execute("SET threads = 2")
+con.execute(f"SET threads = {threads}")
 listing = "[" + ", ".join("'" + f.replace("'", "''") + "'" for f in files) + "]"
 rows, groups, total = con.execute(f"""
     SELECT count(*), count(instrument), sum(n) FROM (
@@ -165,8 +166,13 @@ run() {
     avt_read) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --shard 1/1000 --out "$work/out" "${inputs[@]}" ;;
     zcat) timed zcat "${inputs[@]}" >/dev/null ;;
     pigz) timed pigz -dc "${inputs[@]}" >/dev/null ;;
-    duckdb) timed python3 "$work/duckdb_query.py" "$records" "${inputs[@]}" ;;
-    duckdb_sessions) timed python3 "$peer" 2 "$corpus/*.jsonl.gz" "$work/sessions.csv" ;;
+    duckdb) timed python3 "$work/duckdb_query.py" "$threads" "$records" "${inputs[@]}" ;;
+    duckdb_sessions) timed python3 "$peer" "$threads" "$corpus/*.jsonl.gz" "$work/sessions.csv" ;;
+    avt_replay_t1) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --threads 1 --out "$work/out" "${inputs[@]}" ;;
+    avt_read_t1)
+        rm -rf "$work/out"
+        timed "$bin/avt-replay" --quiet --threads 1 --shard 1/1000 --out "$work/out" "${inputs[@]}"
+        ;;
     baseline) rm -rf "$work/out"; timed "$baseline" --quiet --out "$work/out" "${inputs[@]}" ;;
     baseline_read) rm -rf "$work/out"; timed "$baseline" --quiet --shard 1/1000 --out "$work/out" "${inputs[@]}" ;;
     avt_events) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --metrics events --out "$work/out" "${inputs[@]}" ;;
@@ -179,17 +185,21 @@ run() {
     esac
 }
 
-tools=(avt_replay avt_read zcat pigz duckdb)
+# avt-replay and DuckDB get the same threads: the cores (avt-replay's default).
+threads=$(nproc)
+tools=(avt_replay avt_replay_t1 avt_read avt_read_t1 zcat pigz duckdb)
 [[ -f $peer ]] && tools+=(duckdb_sessions)
 [[ -n $baseline ]] && tools+=(baseline baseline_read avt_events)
 ((one_core)) && tools+=(avt_replay_1 avt_read_1 zcat_1)
 declare -A label=(
-    [avt_replay]='`avt-replay --quiet --out DIR`'
-    [avt_read]='reading only: `avt-replay --shard 1/1000`'
+    [avt_replay]="\`avt-replay --quiet --out DIR\` ($threads threads, the default)"
+    [avt_replay_t1]='`avt-replay --threads 1`'
+    [avt_read]="reading only: \`avt-replay --shard 1/1000\` ($threads threads)"
+    [avt_read_t1]='reading only, `--threads 1`'
     [zcat]='`zcat > /dev/null`'
     [pigz]='`pigz -dc > /dev/null`'
-    [duckdb]='DuckDB, 2 threads, `GROUP BY instrument`'
-    [duckdb_sessions]='DuckDB, 2 threads, sessionization query (playback rows)'
+    [duckdb]="DuckDB, $threads threads, \`GROUP BY instrument\`"
+    [duckdb_sessions]="DuckDB, $threads threads, sessionization query (playback rows)"
     [baseline]="baseline \`$baseline\`"
     [baseline_read]="baseline, reading only (\`--shard 1/1000\`)"
     [avt_events]='`avt-replay --metrics events` (every event'"'"'s metrics, as the baseline writes them)'
