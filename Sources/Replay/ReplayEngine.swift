@@ -143,13 +143,7 @@ public struct ReplayEngine {
     /// the next one (`--state`) ends: so that the night's records are reported that night.
     /// The lives stay open, holding only their state machines and open rows.
     package mutating func handOverPending(_ body: (consuming SessionReport) -> Void) {
-        Self.handOverPending(of: Array(lives.values), recordsAdded: recordsAdded, body)
-    }
-
-    /// Hands over the pending outputs of `lives` (of one engine, or of all the engines of a
-    /// ``ReplayEngines``), by latest record, then key.
-    static func handOverPending(of lives: [Life], recordsAdded: Int64, _ body: (consuming SessionReport) -> Void) {
-        for life in lives.sorted(by: { ($0.latest, $0.key) < ($1.latest, $1.key) }) {
+        for life in lives.values.sorted(by: { ($0.latest, $0.key) < ($1.latest, $1.key) }) {
             var report = SessionReport(key: life.key, closing: nil)
             life.takeOutputs(into: &report)
             life.takeFinalRows(into: &report)

@@ -122,13 +122,6 @@ public struct ReplayEngines {
         for index in engines.indices { engines[index].resume(frontier: frontier) }
     }
 
-    /// Hands over what every life of every engine has pending, as one engine would
-    /// (``ReplayEngine/handOverPending(_:)``).
-    package mutating func handOverPending(_ body: (consuming SessionReport) -> Void) {
-        ReplayEngine.handOverPending(
-            of: engines.flatMap { $0.lives.values }, recordsAdded: engines[0].recordsAdded, body)
-    }
-
     /// The lives still open in every engine, as one engine orders them.
     package var openLives: [ReplayEngine.OpenLife] {
         ReplayEngine.openLives(engines.flatMap { $0.lives.values })

@@ -8,7 +8,9 @@ import Replay
 /// engine of its key; every engine replays its records and counts the others (a time and a
 /// flag each, ``Tick``), so that it makes its flushes and ends where one engine would; the
 /// calling thread merges the engines' reports by ``SessionReport/order`` and hands them to the
-/// pipeline's writing thread (``ReplayPipeline``), and notes the problems.
+/// pipeline's writing thread (``ReplayPipeline``), and notes the problems. When the input
+/// ends, each engine ends its own lives (or hands over what they have pending, with a state),
+/// and the calling thread merges those last reports in the same order.
 ///
 /// The merged stream goes over in batches of ``batchSize`` records. Each engine's reports of a
 /// batch come back in order, so the merge of a batch's reports is one engine's order; the
@@ -18,6 +20,8 @@ import Replay
 struct PartitionedFeed {
     static let batchSize = 4_096
     static let batchesQueued = 4
+    /// The last reports of an engine handed over at a time.
+    static let endChunk = 256
 
     var engines: ReplayEngines
     let pipeline: ReplayPipeline
@@ -57,9 +61,10 @@ struct PartitionedFeed {
         self.problems = problems
     }
 
-    /// Reads with `reader` on a thread of its own and replays on a thread per engine; returns
-    /// the reader when every record is replayed and every report of the records handed over.
-    mutating func run(_ reader: consuming InputReader) -> InputReader {
+    /// Reads with `reader` on a thread of its own and replays on a thread per engine, each of
+    /// which then ends its lives as `ending` says; returns the reader when every report is
+    /// handed over.
+    mutating func run(_ reader: consuming InputReader, ending: ReplayEnding) -> InputReader {
         let count = engines.engines.count
         let batchProblems = BoundedQueue<BatchProblems>(capacity: Self.batchesQueued * 2)
         let inputs = (0..<count).map { _ in BoundedQueue<EngineBatch>(capacity: Self.batchesQueued) }
@@ -79,6 +84,7 @@ struct PartitionedFeed {
             let (input, result) = (inputs[number], results[number])
             let thread = Thread { [box, input, result] in
                 Self.replay(&box.value, number: Int32(number), from: input, into: result)
+                Self.end(&box.value, ending, into: result)
             }
             thread.name = "avt-replay.engine\(number + 1)"
             thread.start()
@@ -97,12 +103,60 @@ struct PartitionedFeed {
             problems.counts.replayed += batch.records
             note(batch.problems, late.sorted { $0.tick < $1.tick })
         }
-        for result in results {
-            // Waits for each engine's thread to be done with its engine.
-            while result.take() != nil {}
-        }
+        handOverEnds(results)
         engines.engines = boxes.map(\.value)
         return readerBox.value
+    }
+
+    /// Hands over the engines' last reports (after their batches), merged by
+    /// ``SessionReport/order`` as they come: each engine's are in that order, by latest record,
+    /// then key, which is how one engine ends its lives. Returns when every engine's thread is
+    /// done with its engine.
+    private func handOverEnds(_ results: [BoundedQueue<EngineResult>]) {
+        var heads = results.map { $0.take()?.reports ?? [] }
+        var next = Array(repeating: 0, count: results.count)
+        var merged: [SessionReport] = []
+        while true {
+            var best: Int?
+            for engine in heads.indices where next[engine] < heads[engine].count {
+                if let current = best, !(heads[engine][next[engine]].order < heads[current][next[current]].order) {
+                    continue
+                }
+                best = engine
+            }
+            guard let best else { break }
+            merged.append(heads[best][next[best]])
+            next[best] += 1
+            if next[best] == heads[best].count {
+                heads[best] = results[best].take()?.reports ?? []
+                next[best] = 0
+            }
+            if merged.count >= Self.endChunk {
+                pipeline.submit(merged)
+                merged = []
+            }
+        }
+        if !merged.isEmpty { pipeline.submit(merged) }
+    }
+
+    /// An engine's thread, once its input is replayed: its last reports, a chunk at a time.
+    private static func end(
+        _ engine: inout ReplayEngine, _ ending: ReplayEnding, into results: BoundedQueue<EngineResult>
+    ) {
+        var chunk = EngineResult()
+        func handOver(_ report: consuming SessionReport) {
+            chunk.reports.append(report)
+            if chunk.reports.count >= endChunk {
+                results.put(chunk)
+                chunk = EngineResult()
+            }
+        }
+        switch ending {
+        case .finish: engine.finish(handOver)
+        case .handOverPending: engine.handOverPending(handOver)
+        }
+        if !chunk.reports.isEmpty { results.put(chunk) }
+        results.finish()
     }
 
     /// Notes a batch's problems in the order of the stream: a problem of the reader before the
@@ -195,6 +249,5 @@ struct PartitionedFeed {
             }
             results.put(result)
         }
-        results.finish()
     }
 }

@@ -5,6 +5,15 @@ import Foundation
 import Replay
 import ReportEncoding
 
+/// What a replay does with the lives open when the input ends.
+enum ReplayEnding {
+    /// Ends them all (``ReplayEngine/finish(_:)``).
+    case finish
+    /// Hands over what they have pending and keeps them for the next run, `--state`
+    /// (``ReplayEngine/handOverPending(_:)``).
+    case handOverPending
+}
+
 /// Runs a replay on three threads: a reading thread reads, decodes and merges the inputs
 /// (``InputReader``); the calling thread replays the records in order (``ReplayEngine``) and
 /// notes the problems; the pipeline's thread encodes and writes the reports (``ReplayPipeline``).
@@ -40,8 +49,14 @@ struct ReplayFeed {
     }
 
     /// Reads with `reader` on a thread of its own while this thread replays what it hands
-    /// over; returns the reader when it is done.
-    mutating func run(_ reader: consuming InputReader) -> InputReader {
+    /// over, then ends the replay as `ending` says; returns the reader when it is done.
+    mutating func run(_ reader: consuming InputReader, ending: ReplayEnding) -> InputReader {
+        defer {
+            switch ending {
+            case .finish: engine.finish { pipeline.submit([$0]) }
+            case .handOverPending: engine.handOverPending { pipeline.submit([$0]) }
+            }
+        }
         let queue = BoundedQueue<[Item?]>(capacity: Self.maxBatchesQueued)
         let box = ThreadBox(reader)
         let thread = Thread { [box, queue] in

@@ -148,14 +148,17 @@ package struct ReplayRun {
             quiet: quiet || !showsProgress)
         let problemLog = ProblemLog(reports: reports, quiet: quiet, names: reader.names)
         let problems: ProblemLog
+        // The night's records are all replayed: with a state, what is pending is written now,
+        // and the lives keep only their state machines and open rows.
+        let ending: ReplayEnding = keepsOpen ? .handOverPending : .finish
         if engines.engines.count == 1 {
             var feed = ReplayFeed(engine: engines.engines.removeLast(), pipeline: pipeline, problems: problemLog)
-            reader = feed.run(reader)
+            reader = feed.run(reader, ending: ending)
             engines.engines.append(feed.engine)
             problems = feed.problems
         } else {
             var feed = PartitionedFeed(engines: engines, pipeline: pipeline, problems: problemLog)
-            reader = feed.run(reader)
+            reader = feed.run(reader, ending: ending)
             engines = feed.engines
             problems = feed.problems
         }
@@ -186,14 +189,9 @@ package struct ReplayRun {
         var saved = RunState.Saved(frontier: engines.frontier)
         saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
-            // The night's records are all replayed: what is pending is written now, and the
-            // lives keep only their state machines and open rows.
             saved.released = reader.merge.released
-            engines.handOverPending { pipeline.submit([$0]) }
             counts.carried = engines.openCounts
             saved.lives = engines.openLives
-        } else {
-            engines.finish { pipeline.submit([$0]) }
         }
         counts.add(replayed: pipeline.finish())
         // A bucket from the earliest open row on may still get rows and their points, and the

