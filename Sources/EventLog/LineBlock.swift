@@ -60,7 +60,8 @@ package struct DecodedEntry: Sendable {
 
 /// A ``LineBlock`` decoded: its entries, and how its input was left.
 package struct DecodedBlock: Sendable {
-    package var entries: [DecodedEntry]
+    /// Optional, so that the taker moves each entry out (`take()`) rather than copying it.
+    package var entries: [DecodedEntry?]
     /// Bytes read from the input once the block was cut.
     package let bytesRead: Int64
     /// Whether the input ended with this block.
@@ -73,7 +74,7 @@ extension RecordDecoder {
     /// Decodes a block's lines into their entries, in order: those an ``EntrySource`` would
     /// have delivered for the same lines.
     package func decode(_ block: LineBlock) -> DecodedBlock {
-        var entries: [DecodedEntry] = []
+        var entries: [DecodedEntry?] = []
         entries.reserveCapacity(block.slices.count)
         block.bytes.withUnsafeBytes { buffer in
             for slice in block.slices {

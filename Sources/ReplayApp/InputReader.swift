@@ -186,8 +186,9 @@ struct InputReader {
             decoding.start(index, source: source)
             inputs[index].streamed = true
         }
-        let block = decoding.take(index, decoder: decoder)
-        for decoded in block.entries {
+        var block = decoding.take(index, decoder: decoder)
+        for position in block.entries.indices {
+            guard let decoded = block.entries[position].take() else { continue }
             inputs[index].entries += 1
             take(decoded.entry, timestampWasNumber: decoded.timestampWasNumber, from: index)
         }
