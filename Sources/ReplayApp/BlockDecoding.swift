@@ -18,9 +18,9 @@ import Foundation
 /// read on its own.
 final class BlockDecoding {
     /// The blocks of an input wanted ahead of the one the reader takes.
-    let readAhead: Int
+    private let readAhead: Int
     /// The most blocks cut and not taken, over all inputs.
-    let maxDecoded: Int
+    private let maxDecoded: Int
     private let schedule: BlockSchedule
 
     /// Starts `threads` workers, whose decoders read a `ts` number in `timestampUnit`.
