@@ -84,6 +84,7 @@ let package = Package(
             dependencies: [
                 "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CExchange",
                 "CMemoryHints", "ProcessFiles", "ReportDiff",
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]
         ),
@@ -110,6 +111,7 @@ let package = Package(
         .testTarget(name: "MetricsPushTests", dependencies: ["MetricsPush"]),
         .testTarget(name: "ReportDiffTests", dependencies: ["ReportDiff"]),
         .testTarget(name: "EndToEndTests", dependencies: ["ReplayTestSupport"]),
+        .testTarget(name: "ReplayAppTests", dependencies: ["EventLog", "EventModel", "Replay", "ReplayApp"]),
         .testTarget(name: "CWritebackTests", dependencies: ["CWriteback"]),
     ],
     swiftLanguageModes: [.v6]

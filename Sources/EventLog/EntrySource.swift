@@ -66,24 +66,15 @@ package final class EntrySource {
             }
             decoder.deliver(event, file: file, maxLineLength: maxLineLength, to: body)
         }
-        var delivered = 0
-        while delivered < limit {
-            delivered += lines.drain(upTo: limit - delivered, deliver)
-            guard delivered < limit else { break }
-            let filled: Bool
-            do {
-                filled = try lines.fill()
-            } catch {
-                close()
-                throw error
-            }
-            if !filled {
-                lines.finish(deliver)
-                close()
-                return false
-            }
+        let more: Bool
+        do {
+            more = try lines.read(upTo: limit, deliver)
+        } catch {
+            close()
+            throw error
         }
-        return true
+        if !more { close() }
+        return more
     }
 
     /// Releases the buffers and closes the file; later calls of ``next(upTo:_:)`` deliver

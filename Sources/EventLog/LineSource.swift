@@ -74,6 +74,27 @@ final class LineSource {
         try buffer?.finish(body)
     }
 
+    /// Reads on, reporting the next line events, at most `limit` of them: fills and drains
+    /// until it reported `limit` or the input ended (then ``finish(_:)`` reports a last line
+    /// without a line feed).
+    ///
+    /// - Returns: true when it reported `limit` events and more may follow; false once the
+    ///   input has ended.
+    /// - Throws: ``EventLogError`` for a read error or a damaged gzip stream, after the
+    ///   events of all lines before the damage.
+    func read(upTo limit: Int, _ body: (LineEvent) -> Void) throws(EventLogError) -> Bool {
+        var reported = 0
+        while reported < limit {
+            reported += drain(upTo: limit - reported, body)
+            guard reported < limit else { break }
+            guard try fill() else {
+                finish(body)
+                return false
+            }
+        }
+        return true
+    }
+
     /// Releases the buffers and inflate state; the file stays open. Reading is over.
     func releaseBuffers() {
         buffer = nil

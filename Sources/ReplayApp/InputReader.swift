@@ -11,6 +11,11 @@ import ReportEncoding
 /// opened to read its first record, then closed (*parked*) until the merge needs it: a parked
 /// input costs its clock and its first record; an open one its ``EntrySource`` buffers
 /// (``sourceConfiguration``). Standard input is never parked.
+///
+/// With several decode threads, the inputs read continuously (all but those read once, for
+/// their first record) are decoded ahead of the merge on that many threads
+/// (``BlockDecoding``), while the reading thread merges: it takes the same blocks, in the same
+/// order, and hands over the same items.
 struct InputReader {
     /// Lines read from an input at a time.
     static let blockLines = 1_024
@@ -29,6 +34,10 @@ struct InputReader {
     var progress: ProgressLine?
     private var inputs: [Input]
     private let decoder = RecordDecoder()
+    /// How many threads decode blocks; 1: the reading thread itself.
+    let decodeThreads: Int
+    /// The decoding threads, while ``run(_:)`` runs with more than one.
+    private var decoding: BlockDecoding?
     /// Whether a `ts` number that looks like seconds is warned of (`--ts-unit` not given).
     private let checksTimestampUnit: Bool
     private var spelling = ActionSpelling()
@@ -48,6 +57,8 @@ struct InputReader {
         var ended = false
         /// Whether it was opened: it was read, if only in part.
         var opened = false
+        /// Whether `decoding` has its blocks.
+        var streamed = false
         /// Records whose `ts` looks like seconds, and whose action looks misspelt (the first
         /// example of each); the misspelt names and their suggestions, the first few.
         var secondsLike: RunWarning?
@@ -58,13 +69,15 @@ struct InputReader {
     /// A reader of `paths`, in the order given (their rank breaks ties between equal times),
     /// into `merge`, which has an input for each of them (and may have more after them).
     /// `timestampUnit` is `--ts-unit`: without it a `ts` number is milliseconds, and one that
-    /// looks like seconds is warned of.
+    /// looks like seconds is warned of. `decodeThreads` threads decode the inputs (when more
+    /// than one) while the reading thread merges.
     init(
         paths: [String], merge: EventTimeMerge, rejectLimit: RejectLimit?,
-        timestampUnit: RecordDecoder.TimestampUnit? = nil
+        timestampUnit: RecordDecoder.TimestampUnit? = nil, decodeThreads: Int = 1
     ) {
         self.merge = merge
         self.rejectLimit = rejectLimit
+        self.decodeThreads = decodeThreads
         inputs = paths.map { Input(path: $0, name: LineReader.displayName(for: $0)) }
         decoder.timestampUnit = timestampUnit ?? .milliseconds
         checksTimestampUnit = timestampUnit == nil
@@ -101,7 +114,14 @@ struct InputReader {
     /// the problems.
     mutating func run(_ emit: @escaping (consuming ReplayFeed.Item) -> Void) {
         self.emit = emit
-        defer { self.emit = { _ in } }
+        if decodeThreads > 1 {
+            decoding = BlockDecoding(threads: decodeThreads, timestampUnit: decoder.timestampUnit)
+        }
+        defer {
+            self.emit = { _ in }
+            decoding?.finish()
+            decoding = nil
+        }
         counts.files = inputs.count
         for index in inputs.indices {
             if let problem = Self.precheck(inputs[index].path) {
@@ -130,13 +150,17 @@ struct InputReader {
     /// input was never read: then it is parked).
     private mutating func read(_ index: Int) {
         let isFirstRead = inputs[index].entries == 0 && inputs[index].source == nil
+        if let decoding, !isFirstRead || inputs[index].path == "-" {
+            readDecoded(index, from: decoding)
+            return
+        }
         guard let source = open(index) else { return }
         let limit = isFirstRead && inputs[index].path != "-" ? 1 : Self.blockLines
         var more = false
         do {
             more = try source.next(upTo: limit) { entry in
                 inputs[index].entries += 1
-                take(entry, from: index)
+                take(entry, timestampWasNumber: decoder.lastTimestampWasNumber, from: index)
             }
         } catch {
             note(.file(name: error.file, message: error.message))
@@ -151,6 +175,37 @@ struct InputReader {
             source.close()
             inputs[index].source = nil
         }
+        updateProgress(index, limit: limit)
+    }
+
+    /// Reads the next block of `index`'s lines into the merge, as ``read(_:)`` does, decoded by
+    /// `decoding`; the input is streamed from its first block on.
+    private mutating func readDecoded(_ index: Int, from decoding: BlockDecoding) {
+        if !inputs[index].streamed {
+            guard let source = openBlocks(index) else { return }
+            decoding.start(index, source: source)
+            inputs[index].streamed = true
+        }
+        var block = decoding.take(index, decoder: decoder)
+        for position in block.entries.indices {
+            guard let decoded = block.entries[position].take() else { continue }
+            inputs[index].entries += 1
+            take(decoded.entry, timestampWasNumber: decoded.timestampWasNumber, from: index)
+        }
+        if let error = block.error {
+            note(.file(name: error.file, message: error.message))
+        }
+        counts.bytesRead += block.bytesRead - inputs[index].bytesRead
+        inputs[index].bytesRead = block.bytesRead
+        if block.isLast {
+            end(index)
+        }
+        updateProgress(index, limit: Self.blockLines)
+    }
+
+    /// Updates the progress line when a block of at most `limit` records of `index` took the
+    /// record count past a multiple of 1,024.
+    private func updateProgress(_ index: Int, limit: Int) {
         if let progress, counts.records & ~0x3FF != (counts.records - limit) & ~0x3FF {
             progress.update(
                 file: index + 1, name: inputs[index].name, bytesDone: counts.bytesRead, records: counts.records)
@@ -180,9 +235,28 @@ struct InputReader {
         return source
     }
 
+    /// The input's blocks, opened where its entries in the merge end, as ``open(_:)`` opens it.
+    private mutating func openBlocks(_ index: Int) -> LineBlockSource? {
+        let source: LineBlockSource
+        do {
+            source = try LineBlockSource(path: inputs[index].path, configuration: Self.sourceConfiguration)
+            try source.skip(inputs[index].entries)
+            inputs[index].bytesRead = source.bytesRead
+        } catch {
+            note(.file(name: error.file, message: error.message))
+            end(index)
+            return nil
+        }
+        inputs[index].opened = true
+        return source
+    }
+
     private mutating func end(_ index: Int) {
         inputs[index].source?.close()
         inputs[index].source = nil
+        if inputs[index].streamed {
+            decoding?.end(index)
+        }
         inputs[index].ended = true
         merge.end(index)
         if let rejectLimit, rejectLimit.isExceeded(rejected: inputs[index].rejected, of: inputs[index].lines) {
@@ -191,12 +265,12 @@ struct InputReader {
     }
 
     /// Puts one entry of `index` into the merge, or notes it as rejected.
-    private mutating func take(_ entry: consuming LogEntry, from index: Int) {
+    private mutating func take(_ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int) {
         counts.records += 1
         inputs[index].lines += 1
         switch consume entry {
         case .record(let record, let line):
-            if checksTimestampUnit && decoder.lastTimestampWasNumber {
+            if checksTimestampUnit && timestampWasNumber {
                 let milliseconds = record.timestamp.milliseconds
                 if milliseconds >= 0 && milliseconds < RunWarning.secondsBound {
                     noteSecondsLike(milliseconds, line: line, in: index)
