@@ -142,7 +142,8 @@ package struct ReplayRun {
         }
         let pipeline = ReplayPipeline(reports: reports)
         var reader = InputReader(
-            paths: inputs, merge: merge, rejectLimit: arguments.maxRejects, timestampUnit: arguments.timestampUnit)
+            paths: inputs, merge: merge, rejectLimit: arguments.maxRejects, timestampUnit: arguments.timestampUnit,
+            decodeThreads: threads)
         reader.progress = ProgressLine(
             totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count,
             quiet: quiet || !showsProgress)
@@ -293,7 +294,8 @@ package struct ReplayRun {
             }
             warnings += byInput[index]
         }
-        let seen = AttributeKey.namesSeen
+        // Sorted: with several decoding threads, the order names were first seen in varies.
+        let seen = AttributeKey.namesSeen.sorted()
         for key in reports.groupByKeysWithoutValues {
             var warning = RunWarning(
                 kind: .groupByKeyUnused, file: nil, count: 1, line: nil, example: "--group-by \(key)",

@@ -97,8 +97,8 @@ struct AvtReplayCommand: ParsableCommand {
         // by default, and raises that as it goes): sessions come and go all night, and their
         // freed records would otherwise stay, raising the peak memory of a longer log.
         _ = avt_set_malloc_trim_threshold(64 * 1024)
-        // Two arenas for the reading thread and the two replay workers: each arena keeps its
-        // own free memory, and more of them made the peak vary more from run to run.
+        // Two arenas, as for jemalloc (CMallocTuning): each arena keeps its own free memory,
+        // and more of them made the peak vary more from run to run.
         _ = avt_set_malloc_arena_max(2)
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let message = unknownHelpTopic(arguments[...]) {
