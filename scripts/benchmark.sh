@@ -120,6 +120,12 @@ else
 fi
 # shellcheck disable=SC1091
 source "$corpus/corpus.info"
+if [[ -z ${uncompressed:-} || -z ${compressed:-} ]]; then
+    # A corpus cached without its sizes: measured again, and kept.
+    uncompressed=$(zcat "$corpus"/*.jsonl.gz | wc -c)
+    compressed=$(cat "$corpus"/*.jsonl.gz | wc -c)
+    printf 'uncompressed=%s\ncompressed=%s\n' "$uncompressed" "$compressed" >>"$corpus/corpus.info"
+fi
 inputs=("$corpus"/*.jsonl.gz)
 
 # --- The tools ----------------------------------------------------------------------------
