@@ -23,7 +23,7 @@ public struct KeyPartition: Sendable, Equatable {
 
 /// Several ``ReplayEngine``s that together replay as one engine does: each replays the lives of
 /// its share of the keys (``KeyPartition``) and counts every other record with
-/// ``ReplayEngine/advance(to:movesFrontier:)``, so that its clock, its sequence and so its
+/// `advance(to:movesFrontier:)`, so that its clock, its sequence and so its
 /// flushes and ends are those of one engine. Merged by ``SessionReport/order``, their reports
 /// are one engine's reports in one engine's order (each engine's are in that order already).
 ///

@@ -15,7 +15,7 @@ public struct CollectedReplay {
 
     /// Replays records, each with its position, in event-time order (`EventTimeMerge`: an
     /// input per file rank, whose records may come in any order), then ends every life: those
-    /// of `shard`, shared among `engines` engines (``ReplayEngines``, one after the other).
+    /// of `shard`, shared among `engines` engines (`ReplayEngines`, one after the other).
     public init(
         _ records: [(Record, SourcePosition)], options: ReplayOptions = ReplayOptions(), shard: Shard = .all,
         engines count: Int = 1
