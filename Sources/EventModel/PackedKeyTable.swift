@@ -1,4 +1,4 @@
-import Synchronization
+import Foundation
 
 /// The attribute names packed attributes refer to by number rather than spell out, one table
 /// for the process.
@@ -15,7 +15,7 @@ enum PackedKeyTable {
     /// The longest name that gets one, in UTF-8 bytes.
     static let maxNameLength = 64
 
-    private struct State: ~Copyable {
+    private struct State {
         var numbers: [String: UInt32] = [:]
         /// The names by number, from 1.
         var names: [AttributeKey] = []
@@ -28,12 +28,16 @@ enum PackedKeyTable {
         }
     }
 
-    private static let state = Mutex(State())
+    /// Guarded by `lock`: an `NSLock` (a pthread mutex), which ThreadSanitizer sees, where it
+    /// does not see the futex of Synchronization's `Mutex` and reported the engines' threads,
+    /// numbering names at once, as a race.
+    nonisolated(unsafe) private static var state = State()
+    private static let lock = NSLock()
 
     /// The number of a name, given it on first use; 0 when it gets none.
     static func number(for name: String, digest: UInt64) -> UInt32 {
         guard name.utf8.count <= maxNameLength else { return 0 }
-        return state.withLock { state in
+        return lock.withLock {
             if let number = state.numbers[name] { return number }
             guard state.names.count < capacity else { return 0 }
             return state.add(name, digest: digest)
@@ -42,14 +46,14 @@ enum PackedKeyTable {
 
     /// The names numbered so far, in the order they were first used.
     static var names: [String] {
-        state.withLock { $0.names.map(\.rawValue) }
+        lock.withLock { state.names.map(\.rawValue) }
     }
 
     /// Calls `body` with a function from a number to its key: the names numbered so far, taken
     /// under one lock and read after it (numbers are never reused, and `body` may make keys,
     /// which takes the lock again).
     static func withKeys<Result>(_ body: ((UInt32) -> AttributeKey) -> Result) -> Result {
-        let names = state.withLock { $0.names }
+        let names = lock.withLock { state.names }
         return body { names[Int($0) - 1] }
     }
 }
