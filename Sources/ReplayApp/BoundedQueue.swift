@@ -34,6 +34,13 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The values held now (for tests: another thread may change it at once).
+    var count: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return elements.count
+    }
+
     /// The first value, or `nil` once ``finish()`` was called and every value was taken.
     func take() -> Element? {
         condition.lock()

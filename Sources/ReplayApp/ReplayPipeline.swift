@@ -7,17 +7,13 @@ import Replay
 /// Reports are handed over in batches through a queue of at most `maxBatchesQueued` batches
 /// (the main thread waits when it is full), which bounds the memory the pipeline adds.
 final class ReplayPipeline: @unchecked Sendable {
-    // Confinement: `batch` and `batchOutputs` belong to the main thread; `queue` and `closed`
-    // are guarded by `condition`; `reports` and `counts` belong to the writing thread until
-    // `finish()` has waited for it.
+    // Confinement: `batch` and `batchOutputs` belong to the main thread; `reports` and `counts`
+    // to the writing thread, which hands `counts` back through `written` when it is done.
     private let reports: ReportSet
-    private var counts = RunCounts()
     private var batch: [SessionReport] = []
     private var batchOutputs = 0
-    private var queue: [[SessionReport]] = []
-    private var closed = false
-    private var done = false
-    private let condition = NSCondition()
+    private let queue = BoundedQueue<[SessionReport]>(capacity: ReplayPipeline.maxBatchesQueued)
+    private let written = BoundedQueue<RunCounts>(capacity: 1)
 
     /// Outputs (rows, trace lines, points) handed over together, and batches queued at most.
     static let batchOutputs = 4_096
@@ -44,11 +40,9 @@ final class ReplayPipeline: @unchecked Sendable {
     /// Writes everything submitted, then returns what was written, counted.
     func finish() -> RunCounts {
         handOver()
-        condition.lock()
-        closed = true
-        condition.broadcast()
-        while !done { condition.wait() }
-        condition.unlock()
+        queue.finish()
+        // The writing thread puts its counts once it has written every batch.
+        guard let counts = written.take() else { preconditionFailure("the writing thread ended without its counts") }
         return counts
     }
 
@@ -57,29 +51,17 @@ final class ReplayPipeline: @unchecked Sendable {
         var handed: [SessionReport] = []
         swap(&handed, &batch)
         batchOutputs = 0
-        condition.lock()
-        while queue.count >= Self.maxBatchesQueued { condition.wait() }
-        queue.append(handed)
-        condition.broadcast()
-        condition.unlock()
+        queue.put(handed)
     }
 
     private func write() {
-        condition.lock()
-        while true {
-            while queue.isEmpty && !closed { condition.wait() }
-            if queue.isEmpty { break }
-            let next = queue.removeFirst()
-            condition.broadcast()
-            condition.unlock()
+        var counts = RunCounts()
+        while let next = queue.take() {
             for report in next where reports.includes(report) {
                 counts.count(report)
                 reports.write(report)
             }
-            condition.lock()
         }
-        done = true
-        condition.broadcast()
-        condition.unlock()
+        written.put(counts)
     }
 }
