@@ -77,13 +77,14 @@ let package = Package(
         .target(name: "CExchange"),
         .target(name: "ProcessFiles"),
         .target(name: "CMemoryHints"),
+        .target(name: "CThreadName"),
         .target(name: "MetricsPush", dependencies: [gzipCodec, "CCurl", "ProcessFiles"], swiftSettings: gzipSettings),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayApp",
             dependencies: [
                 "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CExchange",
-                "CMemoryHints", "ProcessFiles", "ReportDiff",
+                "CMemoryHints", "CThreadName", "ProcessFiles", "ReportDiff",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]

@@ -98,10 +98,19 @@ package struct EventTimeMerge {
 
     /// Adds a record of `input`, unless it is earlier than a record already out.
     package mutating func add(_ record: consuming Record, at position: SourcePosition, from input: Int) -> Placement {
+        let keyDigest = Self.keyDigest(of: record)
+        return add(record, at: position, keyDigest: keyDigest, from: input)
+    }
+
+    /// Adds a record of `input` whose ``keyDigest(of:)`` is known, unless it is earlier than a
+    /// record already out.
+    package mutating func add(
+        _ record: consuming Record, at position: SourcePosition, keyDigest: UInt64, from input: Int
+    ) -> Placement {
         let timestamp = record.timestamp
         if let released, timestamp < released { return .tooLate(record) }
         let isLate = clocks[input].map { timestamp.milliseconds < $0.milliseconds &- maxLateness } ?? false
-        let order = Order(timestamp: timestamp, key: Self.keyDigest(of: record), position: position)
+        let order = Order(timestamp: timestamp, key: keyDigest, position: position)
         // Moved into its slot, not copied (a retain and a release of each of its references).
         var stored: (record: Record, position: SourcePosition)? = (consume record, position)
         let slot: Int32
@@ -131,7 +140,7 @@ package struct EventTimeMerge {
 
     /// The digest that orders records of different keys at equal times: the key's shard hash
     /// (``Shard/hash(_:)``, FNV-1a 64 of `"<system>:<id>"`), fixed by its definition.
-    private static func keyDigest(of record: borrowing Record) -> UInt64 {
+    package static func keyDigest(of record: borrowing Record) -> UInt64 {
         Shard.hash(SessionKey(of: record))
     }
 
@@ -145,6 +154,12 @@ package struct EventTimeMerge {
 
     /// The next record in order, when no record still to come can be earlier.
     package mutating func next() -> (record: Record, position: SourcePosition)? {
+        guard let (record, position, _) = nextWithKeyDigest() else { return nil }
+        return (record, position)
+    }
+
+    /// The next record in order, as ``next()`` gives it, with its ``keyDigest(of:)``.
+    package mutating func nextWithKeyDigest() -> (record: Record, position: SourcePosition, keyDigest: UInt64)? {
         guard waiting > 0 else { return nil }
         let lowWater: Timestamp?
         if unfinished == 0 {
@@ -179,7 +194,8 @@ package struct EventTimeMerge {
         }
         waiting -= 1
         released = entry.order.timestamp
-        return take(entry.slot)
+        guard let (record, position) = take(entry.slot) else { return nil }
+        return (record, position, entry.order.key)
     }
 
     /// The first head, made the leader (taken out of `heads`, the former leader put in).

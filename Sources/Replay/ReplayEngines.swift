@@ -15,8 +15,15 @@ public struct KeyPartition: Sendable, Equatable {
 
     /// The engine, from 0 to ``engines`` − 1, that replays the lives of `key`.
     public func engine(of key: SessionKey) -> Int {
+        engines > 1 ? engine(ofKeyDigest: Shard.hash(key)) : 0
+    }
+
+    /// The engine of the key whose shard hash (``Shard/hash(_:)``, the digest that orders
+    /// records of equal times) is `digest`: the reading thread deals by the digest the decoding
+    /// threads computed.
+    package func engine(ofKeyDigest digest: UInt64) -> Int {
         guard engines > 1 else { return 0 }
-        let mixed = key.hashDigest &* 0x9E37_79B9_7F4A_7C15
+        let mixed = digest &* 0x9E37_79B9_7F4A_7C15
         return Int(truncatingIfNeeded: (mixed >> 33) % UInt64(engines))
     }
 }

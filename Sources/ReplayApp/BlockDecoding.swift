@@ -29,18 +29,18 @@ final class BlockDecoding {
         maxDecoded = 4 * threads + 4
         schedule = BlockSchedule(maxDecoded: maxDecoded, workers: threads)
         for number in 1...threads {
-            let thread = Thread { [schedule] in
+            Thread.start(named: "avt-decode\(number)") { [schedule] in
                 let decoder = RecordDecoder()
                 decoder.timestampUnit = timestampUnit
+                var spelling = ActionSpelling()
                 while let claim = schedule.claim() {
                     let block = claim.source.blocks.next(upTo: InputReader.blockLines)
                     schedule.didCut(claim.input, isLast: block.isLast)
-                    schedule.didDecode(claim.input, number: claim.number, decoder.decode(block))
+                    let keyed = KeyedBlock(decoder.decode(block), spelling: &spelling)
+                    schedule.didDecode(claim.input, number: claim.number, keyed)
                 }
                 schedule.didExit()
             }
-            thread.name = "avt-replay.decode-\(number)"
-            thread.start()
         }
     }
 
@@ -51,14 +51,14 @@ final class BlockDecoding {
 
     /// The next block of `input`, decoded: waits for the worker that has it, or cuts and
     /// decodes it with `decoder` when none started it.
-    func take(_ input: Int, decoder: RecordDecoder) -> DecodedBlock {
+    func take(_ input: Int, decoder: RecordDecoder, spelling: inout ActionSpelling) -> KeyedBlock {
         switch schedule.take(input, readAhead: readAhead) {
         case .decoded(let block):
             return block
         case .claimed(let source):
             let block = source.blocks.next(upTo: InputReader.blockLines)
             schedule.didCut(input, isLast: block.isLast)
-            return decoder.decode(block)
+            return KeyedBlock(decoder.decode(block), spelling: &spelling)
         }
     }
 
@@ -103,7 +103,7 @@ private final class BlockSchedule: @unchecked Sendable {
         /// Whether it is in `wanting`.
         var isQueued = false
         /// The blocks decoded and not taken, by number.
-        var decoded: [Int: DecodedBlock] = [:]
+        var decoded: [Int: KeyedBlock] = [:]
 
         init(source: ClaimedSource) { self.source = source }
 
@@ -120,12 +120,19 @@ private final class BlockSchedule: @unchecked Sendable {
 
     /// What the reading thread gets for the block it needs.
     enum Taken {
-        case decoded(DecodedBlock)
+        case decoded(KeyedBlock)
         /// No worker started it: the reading thread cuts it.
         case claimed(ClaimedSource)
     }
 
+    /// Its lock guards the state; the workers wait on it, each woken by a `signal()` for each
+    /// block wanted and each block taken (a block cut may then be decoded).
     private let condition = NSCondition()
+    /// What the reading thread waits on for the block it takes (`readerWaits`), so that a
+    /// decoded block wakes the reader alone, not every worker (a wake-up is a system call: on 16
+    /// cores, waking every worker for each block cost more CPU than decoding took).
+    private let readerWake = DispatchSemaphore(value: 0)
+    private var readerWaits = false
     private let maxDecoded: Int
     // Guarded by `condition`.
     private var streams: [Int: Stream] = [:]
@@ -189,10 +196,13 @@ private final class BlockSchedule: @unchecked Sendable {
         while true {
             if let block = stream.decoded.removeValue(forKey: number) {
                 decoding -= 1
-                condition.broadcast()
+                condition.signal()
                 return .decoded(block)
             }
-            condition.wait()
+            readerWaits = true
+            condition.unlock()
+            readerWake.wait()
+            condition.lock()
         }
     }
 
@@ -207,11 +217,14 @@ private final class BlockSchedule: @unchecked Sendable {
     }
 
     /// Hands a worker's decoded block over, for ``take(_:readAhead:)``.
-    func didDecode(_ input: Int, number: Int, _ block: DecodedBlock) {
+    func didDecode(_ input: Int, number: Int, _ block: KeyedBlock) {
         condition.lock()
         defer { condition.unlock() }
         streams[input]?.decoded[number] = block
-        condition.broadcast()
+        if readerWaits {
+            readerWaits = false
+            readerWake.signal()
+        }
     }
 
     /// Stops the workers and waits for them to exit.
@@ -242,6 +255,6 @@ private final class BlockSchedule: @unchecked Sendable {
         guard stream.wantsCut, !stream.isQueued else { return }
         stream.isQueued = true
         wanting.append(input)
-        condition.broadcast()
+        condition.signal()
     }
 }

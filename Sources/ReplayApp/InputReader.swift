@@ -141,8 +141,8 @@ struct InputReader {
 
     /// Hands the records the merge lets out on.
     private mutating func release() {
-        while let (record, position) = merge.next() {
-            emit(.record(record, position, late: false))
+        while let (record, position, keyDigest) = merge.nextWithKeyDigest() {
+            emit(.record(record, position, keyDigest: keyDigest, late: false))
         }
     }
 
@@ -186,18 +186,27 @@ struct InputReader {
             decoding.start(index, source: source)
             inputs[index].streamed = true
         }
-        var block = decoding.take(index, decoder: decoder)
-        for position in block.entries.indices {
-            guard let decoded = block.entries[position].take() else { continue }
+        var block = decoding.take(index, decoder: decoder, spelling: &spelling)
+        var misspelt = block.misspelt.makeIterator()
+        var nextMisspelt = misspelt.next()
+        for position in block.decoded.entries.indices {
+            guard let decoded = block.decoded.entries[position].take() else { continue }
             inputs[index].entries += 1
-            take(decoded.entry, timestampWasNumber: decoded.timestampWasNumber, from: index)
+            var misspelling: Misspelling?
+            if let next = nextMisspelt, next.entry == position {
+                misspelling = next.misspelling
+                nextMisspelt = misspelt.next()
+            }
+            take(
+                decoded.entry, timestampWasNumber: decoded.timestampWasNumber, from: index,
+                known: (block.keyDigests[position], misspelling))
         }
-        if let error = block.error {
+        if let error = block.decoded.error {
             note(.file(name: error.file, message: error.message))
         }
-        counts.bytesRead += block.bytesRead - inputs[index].bytesRead
-        inputs[index].bytesRead = block.bytesRead
-        if block.isLast {
+        counts.bytesRead += block.decoded.bytesRead - inputs[index].bytesRead
+        inputs[index].bytesRead = block.decoded.bytesRead
+        if block.decoded.isLast {
             end(index)
         }
         updateProgress(index, limit: Self.blockLines)
@@ -264,8 +273,13 @@ struct InputReader {
         }
     }
 
-    /// Puts one entry of `index` into the merge, or notes it as rejected.
-    private mutating func take(_ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int) {
+    /// Puts one entry of `index` into the merge, or notes it as rejected. `known`: the record's
+    /// key digest and misspelling, when the thread that decoded it worked them out (a
+    /// ``KeyedBlock``).
+    private mutating func take(
+        _ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int,
+        known: (keyDigest: UInt64, misspelling: Misspelling?)? = nil
+    ) {
         counts.records += 1
         inputs[index].lines += 1
         switch consume entry {
@@ -276,11 +290,19 @@ struct InputReader {
                     noteSecondsLike(milliseconds, line: line, in: index)
                 }
             }
-            if case .avt(let avt) = record, let suggestion = spelling.suggestion(for: avt.action) {
-                noteMisspelt(avt.action, suggestion: suggestion, line: line, in: index)
+            let keyDigest: UInt64
+            let misspelling: Misspelling?
+            if let known {
+                (keyDigest, misspelling) = known
+            } else {
+                keyDigest = EventTimeMerge.keyDigest(of: record)
+                misspelling = Misspelling(of: record, spelling: &spelling)
+            }
+            if let misspelling {
+                noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
             }
             let position = SourcePosition(fileRank: index, line: line)
-            switch merge.add(record, at: position, from: index) {
+            switch merge.add(record, at: position, keyDigest: keyDigest, from: index) {
             case .merged:
                 break
             case .mergedLate:
@@ -290,7 +312,7 @@ struct InputReader {
                 // Earlier than a record already replayed: replayed now if its life has nothing later.
                 inputs[index].late += 1
                 counts.late += 1
-                emit(.record(record, position, late: true))
+                emit(.record(record, position, keyDigest: keyDigest, late: true))
             }
         case .rejected(let rejection):
             inputs[index].rejected += 1

@@ -71,23 +71,19 @@ struct PartitionedFeed {
         let results = (0..<count).map { _ in BoundedQueue<EngineResult>(capacity: Self.batchesQueued) }
         let readerBox = ThreadBox(reader)
         let partition = engines.partition
-        let reading = Thread { [readerBox, batchProblems, inputs] in
+        Thread.start(named: "avt-read") { [readerBox, batchProblems, inputs] in
             Self.deal(readerBox, partition: partition, problems: batchProblems, inputs: inputs)
         }
-        reading.name = "avt-replay.read"
-        reading.start()
         var boxes: [ThreadBox<ReplayEngine>] = []
         for number in 0..<count {
             // Moved out, so that the engine's thread holds the only reference to its lives.
             let box = ThreadBox(engines.engines.removeFirst())
             boxes.append(box)
             let (input, result) = (inputs[number], results[number])
-            let thread = Thread { [box, input, result] in
+            Thread.start(named: "avt-engine\(number + 1)") { [box, input, result] in
                 Self.replay(&box.value, number: Int32(number), from: input, into: result)
                 Self.end(&box.value, ending, into: result)
             }
-            thread.name = "avt-replay.engine\(number + 1)"
-            thread.start()
         }
         while let batch = batchProblems.take() {
             var reports: [[SessionReport]] = []
@@ -199,8 +195,8 @@ struct PartitionedFeed {
         }
         reader.value.run { item in
             switch consume item {
-            case .record(let record, let position, let late):
-                let engine = partition.engine(of: SessionKey(of: record))
+            case .record(let record, let position, let keyDigest, let late):
+                let engine = partition.engine(ofKeyDigest: keyDigest)
                 ticks.append(Tick(time: record.timestamp, engine: Int32(engine), movesFrontier: !late))
                 records[engine].append((record, position))
                 if ticks.count >= batchSize { handOver() }

@@ -26,7 +26,8 @@ struct ReplayFeed {
     enum Item {
         /// A record to replay; `late` when it came after a record already replayed was
         /// handed over (it does not move the replay's clock).
-        case record(Record, SourcePosition, late: Bool)
+        /// `keyDigest` is its ``EventTimeMerge/keyDigest(of:)``.
+        case record(Record, SourcePosition, keyDigest: UInt64, late: Bool)
         /// A rejected line, or a file that could not be read whole.
         case problem(InputProblem)
     }
@@ -59,7 +60,7 @@ struct ReplayFeed {
         }
         let queue = BoundedQueue<[Item?]>(capacity: Self.maxBatchesQueued)
         let box = ThreadBox(reader)
-        let thread = Thread { [box, queue] in
+        Thread.start(named: "avt-read") { [box, queue] in
             var batch: [Item?] = []
             batch.reserveCapacity(Self.batchSize)
             box.value.run { item in
@@ -80,13 +81,11 @@ struct ReplayFeed {
             }
             queue.finish()
         }
-        thread.name = "avt-replay.read"
-        thread.start()
         while var batch = queue.take() {
             // Each item moved out of the batch, not copied.
             for index in batch.indices {
                 if index + Self.prefetchDistance < batch.count,
-                    case .record(let record, _, _)? = batch[index + Self.prefetchDistance],
+                    case .record(let record, _, _, _)? = batch[index + Self.prefetchDistance],
                     case let address = record.attributesStorageAddress, address != 0
                 {
                     for line in 0..<Self.linesPrefetched {
@@ -102,7 +101,7 @@ struct ReplayFeed {
     /// Replays a record, or notes a problem.
     private mutating func take(_ item: consuming Item) {
         switch consume item {
-        case .record(let record, let position, let late):
+        case .record(let record, let position, _, let late):
             problems.counts.replayed += 1
             switch engine.add(record, at: position, movesFrontier: !late) {
             case .replayed(let due):

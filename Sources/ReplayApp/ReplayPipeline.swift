@@ -14,16 +14,29 @@ final class ReplayPipeline: @unchecked Sendable {
     private var batchOutputs = 0
     private let queue = BoundedQueue<[SessionReport]>(capacity: ReplayPipeline.maxBatchesQueued)
     private let written = BoundedQueue<RunCounts>(capacity: 1)
+    /// Batches written, for the freeing thread to destroy, when there is one; then `freed`
+    /// says it is done.
+    private let spent: BoundedQueue<[SessionReport]>?
+    private let freed = BoundedQueue<Bool>(capacity: 1)
 
     /// Outputs (rows, trace lines, points) handed over together, and batches queued at most.
     static let batchOutputs = 4_096
     static let maxBatchesQueued = 4
 
-    init(reports: ReportSet) {
+    /// A pipeline into `reports`. `freesOnAThreadOfItsOwn`: the reports written are destroyed
+    /// on a third thread: freeing what the engines' threads allocated for a report (its rows,
+    /// points and trace) took the writing thread as long as writing it, and the writing thread
+    /// is one for the whole run.
+    init(reports: ReportSet, freesOnAThreadOfItsOwn: Bool = false) {
         self.reports = reports
-        let writer = Thread { [self] in write() }
-        writer.name = "avt-replay.write"
-        writer.start()
+        spent = freesOnAThreadOfItsOwn ? BoundedQueue(capacity: Self.maxBatchesQueued) : nil
+        Thread.start(named: "avt-write") { [self] in write() }
+        if let spent {
+            Thread.start(named: "avt-free") { [spent, freed] in
+                while spent.take() != nil {}
+                freed.put(true)
+            }
+        }
     }
 
     /// Takes reports, in order.
@@ -43,6 +56,7 @@ final class ReplayPipeline: @unchecked Sendable {
         queue.finish()
         // The writing thread puts its counts once it has written every batch.
         guard let counts = written.take() else { preconditionFailure("the writing thread ended without its counts") }
+        if spent != nil { _ = freed.take() }
         return counts
     }
 
@@ -61,7 +75,9 @@ final class ReplayPipeline: @unchecked Sendable {
                 counts.count(report)
                 reports.write(report)
             }
+            spent?.put(next)
         }
+        spent?.finish()
         written.put(counts)
     }
 }

@@ -140,7 +140,7 @@ package struct ReplayRun {
                 return failed(.inputFailed)
             }
         }
-        let pipeline = ReplayPipeline(reports: reports)
+        let pipeline = ReplayPipeline(reports: reports, freesOnAThreadOfItsOwn: threads > 1)
         var reader = InputReader(
             paths: inputs, merge: merge, rejectLimit: arguments.maxRejects, timestampUnit: arguments.timestampUnit,
             decodeThreads: threads)

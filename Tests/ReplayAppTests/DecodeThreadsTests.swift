@@ -38,6 +38,8 @@ struct DecodeThreadsTests {
 
         var items: [Item] = []
         var counts = Counts()
+        /// Records handed over with a key digest other than their own.
+        var wrongKeyDigests = 0
 
         var lateCount: Int { items.count { if case .record(_, _, late: true) = $0 { true } else { false } } }
         var problems: [String] {
@@ -54,7 +56,9 @@ struct DecodeThreadsTests {
         var reading = Reading()
         reader.run { item in
             switch consume item {
-            case .record(let record, let position, let late):
+            case .record(let record, let position, let keyDigest, let late):
+                // Worked out by the thread that decoded the record, as the merge would.
+                if keyDigest != EventTimeMerge.keyDigest(of: record) { reading.wrongKeyDigests += 1 }
                 reading.items.append(.record(record, position, late: late))
             case .problem(let problem):
                 var text = problem.message
@@ -96,6 +100,7 @@ struct DecodeThreadsTests {
                 sourceLocation: sourceLocation)
         }
         #expect(reading.counts == expected.counts, "\(what)", sourceLocation: sourceLocation)
+        #expect(reading.wrongKeyDigests == 0, "\(what)", sourceLocation: sourceLocation)
     }
 
     /// Generates a log with avt-loggen (`scripts/loggen.sh` builds it) into a new folder under

@@ -1,0 +1,1 @@
+// Only a header: see include/CThreadName.h.
