@@ -51,17 +51,12 @@ package struct LineBlock: Sendable {
     }
 }
 
-/// An entry decoded from a ``LineBlock``, with what its decoder knew of it then.
-package struct DecodedEntry: Sendable {
-    package var entry: LogEntry
-    /// ``RecordDecoder/lastTimestampWasNumber`` just after the entry's line was decoded.
-    package var timestampWasNumber: Bool
-}
-
 /// A ``LineBlock`` decoded: its entries, and how its input was left.
 package struct DecodedBlock: Sendable {
     /// Optional, so that the taker moves each entry out (`take()`) rather than copying it.
-    package var entries: [DecodedEntry?]
+    package var entries: [LogEntry?]
+    /// For each entry, ``RecordDecoder/lastTimestampWasNumber`` just after its line was decoded.
+    package let timestampWasNumber: [Bool]
     /// Bytes read from the input once the block was cut.
     package let bytesRead: Int64
     /// Whether the input ended with this block.
@@ -74,8 +69,10 @@ extension RecordDecoder {
     /// Decodes a block's lines into their entries, in order: those an ``EntrySource`` would
     /// have delivered for the same lines.
     package func decode(_ block: LineBlock) -> DecodedBlock {
-        var entries: [DecodedEntry?] = []
+        var entries: [LogEntry?] = []
         entries.reserveCapacity(block.slices.count)
+        var timestampWasNumber: [Bool] = []
+        timestampWasNumber.reserveCapacity(block.slices.count)
         block.bytes.withUnsafeBytes { buffer in
             for slice in block.slices {
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[slice.start..<slice.start + slice.count])
@@ -84,10 +81,13 @@ extension RecordDecoder {
                     ? LineEvent.tooLong(lineNumber: slice.number, prefix: bytes)
                     : .line(Line(number: slice.number, bytes: bytes, readableCount: buffer.count - slice.start))
                 deliver(event, file: block.file, maxLineLength: block.maxLineLength) { entry in
-                    entries.append(DecodedEntry(entry: entry, timestampWasNumber: lastTimestampWasNumber))
+                    entries.append(entry)
+                    timestampWasNumber.append(lastTimestampWasNumber)
                 }
             }
         }
-        return DecodedBlock(entries: entries, bytesRead: block.bytesRead, isLast: block.isLast, error: block.error)
+        return DecodedBlock(
+            entries: entries, timestampWasNumber: timestampWasNumber, bytesRead: block.bytesRead, isLast: block.isLast,
+            error: block.error)
     }
 }

@@ -190,7 +190,7 @@ struct InputReader {
         var misspelt = block.misspelt.makeIterator()
         var nextMisspelt = misspelt.next()
         for position in block.decoded.entries.indices {
-            guard let decoded = block.decoded.entries[position].take() else { continue }
+            guard let entry = block.decoded.entries[position].take() else { continue }
             inputs[index].entries += 1
             var misspelling: Misspelling?
             if let next = nextMisspelt, next.entry == position {
@@ -198,7 +198,7 @@ struct InputReader {
                 nextMisspelt = misspelt.next()
             }
             take(
-                decoded.entry, timestampWasNumber: decoded.timestampWasNumber, from: index,
+                entry, timestampWasNumber: block.decoded.timestampWasNumber[position], from: index,
                 known: (block.keyDigests[position], misspelling))
         }
         if let error = block.decoded.error {

@@ -17,19 +17,37 @@ struct KeyedBlock {
         var keyDigests: [UInt64] = []
         keyDigests.reserveCapacity(decoded.entries.count)
         var misspelt: [(entry: Int, misspelling: Misspelling)] = []
-        for index in decoded.entries.indices {
-            guard case .record(let record, _)? = decoded.entries[index]?.entry else {
-                keyDigests.append(0)
-                continue
-            }
-            keyDigests.append(EventTimeMerge.keyDigest(of: record))
-            if let misspelling = Misspelling(of: record, spelling: &spelling) {
-                misspelt.append((index, misspelling))
+        decoded.entries.withUnsafeBufferPointer { entries in
+            // Read in place: an entry read out of an array is a copy (a retain of each reference
+            // it holds, and a release after).
+            for index in entries.indices {
+                keyDigests.append(entries[index]?.keyDigest ?? 0)
+                if let misspelling = entries[index]?.misspelling(spelling: &spelling) {
+                    misspelt.append((index, misspelling))
+                }
             }
         }
         self.decoded = decoded
         self.keyDigests = keyDigests
         self.misspelt = misspelt
+    }
+}
+
+extension LogEntry {
+    /// A record's ``EventTimeMerge/keyDigest(of:)``; `nil` for a rejected line.
+    fileprivate var keyDigest: UInt64? {
+        switch self {
+        case .record(let record, _): EventTimeMerge.keyDigest(of: record)
+        case .rejected: nil
+        }
+    }
+
+    /// A record's misspelling, if it is an OpenAVT record whose action looks misspelt.
+    fileprivate func misspelling(spelling: inout ActionSpelling) -> Misspelling? {
+        switch self {
+        case .record(let record, _): Misspelling(of: record, spelling: &spelling)
+        case .rejected: nil
+        }
     }
 }
 

@@ -23,7 +23,7 @@ import Testing
             let block = decoder.decode(source.next(upTo: chunk))
             #expect(block.isLast || block.entries.count == chunk, "\(path), chunk \(chunk)")
             #expect(block.bytesRead == source.bytesRead)
-            outcome.entries += block.entries.compactMap { $0?.entry }
+            outcome.entries += block.entries.compactMap { $0 }
             outcome.error = block.error
             if block.isLast { break }
         }
@@ -60,9 +60,9 @@ import Testing
             """, to: "ts.jsonl")
         let source = try LineBlockSource(path: path, configuration: LineReaderConfiguration())
         let block = RecordDecoder().decode(source.next(upTo: 10))
-        let flags = block.entries.compactMap { entry -> Bool? in
-            guard case .record = entry?.entry else { return nil }
-            return entry?.timestampWasNumber
+        let flags = block.entries.indices.compactMap { index -> Bool? in
+            guard case .record = block.entries[index] else { return nil }
+            return block.timestampWasNumber[index]
         }
         #expect(flags == [true, false, true])
         #expect(block.isLast)
