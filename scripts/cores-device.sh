@@ -8,7 +8,8 @@
 #   (on the machine, carrying .device) scripts/cores-device.sh OUT_DIR [ROUNDS] [RECORDS]
 #
 # Generates the benchmark day (avt-loggen, seed 42, 24 files, pigz -n), then writes to OUT_DIR:
-# cpu-N.json (CPU per thread kind of one run with --threads N, scripts/thread-cpu.py) and
+# cpu-N.json (CPU per thread kind of one run with --threads N, N the cores and 1, and of a run
+# reading only, cpu-read-N.json; scripts/thread-cpu.py) and
 # side.json (../shared/bench/device/side_by_side_cores.py: the default threads, --threads
 # 1/2/4/8, reading only with the default and one thread, DuckDB's query at as many threads as
 # cores, alternated rounds, medians).
@@ -36,8 +37,6 @@ profile() { # NAME OPTION...
 profile "$cores" --threads "$cores"
 profile 1 --threads 1
 profile "read-$cores" --threads "$cores" --shard 1/1000
-MALLOC_CONF=narenas:$cores profile "arenas-$cores" --threads "$cores"
-profile "again-$cores" --threads "$cores"
 grep '"threads"' /tmp/cpu-"$cores"/run.json || true
 python3 .device/side_by_side_cores.py "$(command -v avt-replay)" "$corpus/*.jsonl.gz" "$cores" "$rounds" "$out/side.json" -- \
     ${SIDE_RUNS:-t1=--threads,1 t2=--threads,2 t4=--threads,4 t8=--threads,8 read=--shard,1/1000 read_t1=--shard,1/1000,--threads,1}

@@ -1,10 +1,11 @@
 import EventModel
 
-/// Which of several engines replays the lives of a key: `(mix(digest) >> 33) mod engines`,
-/// where `digest` is the key's ``SessionKey/hashDigest`` and `mix` a multiplication by
-/// 0x9E3779B97F4A7C15. The high bits of the mixed digest, not the shard hash (`--shard` takes
-/// its remainder), so that a shard's keys spread over every engine. Which engine a key goes to
-/// changes no report, so the digest may change from one version to the next.
+/// Which of several engines replays the lives of a key: `(mix(hash) >> 33) mod engines`,
+/// where `hash` is the key's shard hash (``Shard/hash(_:)``, which the decoding threads work
+/// out for the merge anyway) and `mix` a multiplication by 0x9E3779B97F4A7C15. The high bits
+/// of the mixed hash, not its remainder (`--shard` takes that), so that a shard's keys spread
+/// over every engine. Which engine a key goes to changes no report, so the rule may change from
+/// one version to the next.
 public struct KeyPartition: Sendable, Equatable {
     /// How many engines share the keys, at least 1.
     public let engines: Int

@@ -126,5 +126,14 @@ struct EnginePartitionTests {
         #expect(spread.keys.sorted() == Array(0..<8))
         #expect(KeyPartition(engines: 1).engine(of: keys[0]) == 0)
         #expect(KeyPartition(engines: 0).engines == 1)
+        // A shard's keys, whose hashes share a remainder, spread too.
+        let shard = Shard(2, of: 4)!
+        let shardKeys = (0..<2_000).map { SessionKey(system: .openavt, id: "instrument-\($0)") }
+            .filter(shard.contains)
+        let shardSpread = Dictionary(grouping: shardKeys, by: partition.engine(of:)).mapValues(\.count)
+        #expect(shardSpread.keys.sorted() == Array(0..<8))
+        #expect(shardSpread.values.allSatisfy { $0 > shardKeys.count / 16 }, "\(shardSpread)")
+        // The dealer's digest is the shard hash.
+        #expect(partition.engine(ofKeyDigest: Shard.hash(keys[5])) == partition.engine(of: keys[5]))
     }
 }
