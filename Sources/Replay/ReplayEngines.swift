@@ -1,7 +1,7 @@
 import EventModel
 
 /// Which of several engines replays the lives of a key: `(mix(hash) >> 33) mod engines`,
-/// where `hash` is the key's shard hash (``Shard/hash(_:)``, which the decoding threads work
+/// where `hash` is the key's shard hash (`Shard.hash`, which the decoding threads work
 /// out for the merge anyway) and `mix` a multiplication by 0x9E3779B97F4A7C15. The high bits
 /// of the mixed hash, not its remainder (`--shard` takes that), so that a shard's keys spread
 /// over every engine. Which engine a key goes to changes no report, so the rule may change from
