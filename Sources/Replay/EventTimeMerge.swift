@@ -67,6 +67,11 @@ package struct EventTimeMerge {
         for input in 0..<inputs { clockOrder.insert(InputClock(time: nil, input: input)) }
     }
 
+    /// The latest time among the records of `input` added so far.
+    package func clock(of input: Int) -> Timestamp? {
+        clocks[input]
+    }
+
     /// The input whose records are needed next: an unfinished input with the lowest clock
     /// (one not read yet first); `nil` once every input has ended.
     package mutating func inputToRead() -> Int? {

@@ -46,7 +46,21 @@ final class BlockDecoding {
 
     /// Streams `input` from `source`, opened where its next block starts.
     func start(_ input: Int, source: LineBlockSource) {
-        schedule.add(input, source: ClaimedSource(source))
+        schedule.add(input, source: ClaimedSource(source), wanted: 0)
+    }
+
+    /// Streams `input` as ``start(_:source:)`` does, and has its first blocks (half the read-ahead)
+    /// decoded now, before the reader takes any: the input the merge needs next, while the
+    /// workers have nothing left to cut of the one it reads. Hourly files are read one after
+    /// the other, and one file's blocks are inflated one after the other, so without this the
+    /// workers wait at the start of each file.
+    func startAhead(_ input: Int, source: LineBlockSource) {
+        schedule.add(input, source: ClaimedSource(source), wanted: max(1, readAhead / 2))
+    }
+
+    /// Whether the last block of `input` was cut: no worker has more of it to do.
+    func isCut(_ input: Int) -> Bool {
+        schedule.isCut(input)
     }
 
     /// The next block of `input`, decoded: waits for the worker that has it, or cuts and
@@ -149,10 +163,22 @@ private final class BlockSchedule: @unchecked Sendable {
         self.workers = workers
     }
 
-    func add(_ input: Int, source: ClaimedSource) {
+    /// Streams `input`, with its first `wanted` blocks wanted at once.
+    func add(_ input: Int, source: ClaimedSource, wanted: Int) {
         condition.lock()
         defer { condition.unlock() }
-        streams[input] = Stream(source: source)
+        let stream = Stream(source: source)
+        streams[input] = stream
+        if wanted > 0 {
+            stream.lastWanted = wanted - 1
+            queueIfWanted(input, stream)
+        }
+    }
+
+    func isCut(_ input: Int) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return streams[input]?.isCut ?? true
     }
 
     func remove(_ input: Int) {

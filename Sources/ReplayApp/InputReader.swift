@@ -38,6 +38,8 @@ struct InputReader {
     let decodeThreads: Int
     /// The decoding threads, while ``run(_:)`` runs with more than one.
     private var decoding: BlockDecoding?
+    /// The input after whose last block the next one was streamed ahead.
+    private var streamedAheadAfter: Int?
     /// Whether a `ts` number that looks like seconds is warned of (`--ts-unit` not given).
     private let checksTimestampUnit: Bool
     private var spelling = ActionSpelling()
@@ -187,6 +189,10 @@ struct InputReader {
             inputs[index].streamed = true
         }
         var block = decoding.take(index, decoder: decoder, spelling: &spelling)
+        if streamedAheadAfter != index && !block.decoded.isLast && decoding.isCut(index) {
+            streamedAheadAfter = index
+            streamAhead(after: index, in: decoding)
+        }
         var misspelt = block.misspelt.makeIterator()
         var nextMisspelt = misspelt.next()
         for position in block.decoded.entries.indices {
@@ -210,6 +216,30 @@ struct InputReader {
             end(index)
         }
         updateProgress(index, limit: Self.blockLines)
+    }
+
+    /// Starts streaming the input the merge will need once `index` is read (parked, with the
+    /// lowest clock of the others; ``BlockDecoding/startAhead(_:source:)``), as `index`'s last
+    /// block is cut: what it streams is what ``readDecoded(_:from:)`` would stream later.
+    private mutating func streamAhead(after index: Int, in decoding: BlockDecoding) {
+        var next: (input: Int, clock: Timestamp)?
+        for candidate in inputs.indices where candidate != index {
+            let input = inputs[candidate]
+            guard !input.ended, !input.streamed, input.path != "-", let clock = merge.clock(of: candidate) else {
+                continue
+            }
+            if next.map({ clock < $0.clock }) ?? true { next = (candidate, clock) }
+        }
+        // Opened as openBlocks(_:) opens it, but an input that cannot be opened now is left to
+        // the merge, which opens it when it needs it and reports the problem in its place.
+        guard let next,
+            let source = try? LineBlockSource(path: inputs[next.input].path, configuration: Self.sourceConfiguration),
+            (try? source.skip(inputs[next.input].entries)) != nil
+        else { return }
+        inputs[next.input].bytesRead = source.bytesRead
+        inputs[next.input].opened = true
+        decoding.startAhead(next.input, source: source)
+        inputs[next.input].streamed = true
     }
 
     /// Updates the progress line when a block of at most `limit` records of `index` took the
