@@ -130,6 +130,49 @@ struct DecodeThreadsTests {
         #expect(Self.expectSameReading(paths).counts.records == 20_000)
     }
 
+    /// An input streamed ahead (``BlockDecoding/startAhead(_:source:)``) gives the blocks it
+    /// gives when streamed as the merge takes them, and counts as cut once its last block is.
+    @Test func anInputStreamedAheadGivesTheSameBlocks() throws {
+        let directory = try TemporaryDirectory()
+        let path = try Self.generate(["--records", "5000", "--files", "1", "--seed", "13"], in: directory)[0]
+        func blocks(ahead: Bool) throws -> (entries: [LogEntry], cutAtTheEnd: Bool) {
+            let decoding = BlockDecoding(threads: 3, timestampUnit: .milliseconds)
+            defer { decoding.finish() }
+            let source = try LineBlockSource(path: path, configuration: InputReader.sourceConfiguration)
+            if ahead {
+                decoding.startAhead(0, source: source)
+            } else {
+                decoding.start(0, source: source)
+            }
+            var spelling = ActionSpelling()
+            var entries: [LogEntry] = []
+            while true {
+                let block = decoding.take(0, decoder: RecordDecoder(), spelling: &spelling)
+                entries += block.decoded.entries.compactMap { $0 }
+                if block.decoded.isLast { return (entries, decoding.isCut(0)) }
+            }
+        }
+        let ahead = try blocks(ahead: true)
+        let plain = try blocks(ahead: false)
+        #expect(ahead.entries.count == 5_000)
+        #expect(ahead.entries == plain.entries)
+        #expect(ahead.cutAtTheEnd)
+    }
+
+    /// Hourly files, the third cut off in the middle of a line: streamed ahead or not, its bad
+    /// last line comes at the place the merge reaches it, as with one thread.
+    @Test func aProblemOfAFileStreamedAheadComesInItsPlace() throws {
+        let directory = try TemporaryDirectory()
+        let paths = try Self.generate(["--records", "20000", "--files", "4", "--seed", "14"], in: directory)
+        let damaged = URL(fileURLWithPath: paths[2])
+        let data = try Data(contentsOf: damaged)
+        try data.prefix(data.count / 2 + 7).write(to: damaged)
+        let reading = Self.expectSameReading(paths)
+        #expect(reading.problems.count == 1)
+        // Not the last item: the fourth file's records come after the third's bad line.
+        #expect(reading.items.lastIndex { if case .problem = $0 { true } else { false } }! < reading.items.count - 100)
+    }
+
     @Test func oneFile() throws {
         let directory = try TemporaryDirectory()
         let paths = try Self.generate(
