@@ -17,37 +17,20 @@ struct KeyedBlock {
         var keyDigests: [UInt64] = []
         keyDigests.reserveCapacity(decoded.entries.count)
         var misspelt: [(entry: Int, misspelling: Misspelling)] = []
-        decoded.entries.withUnsafeBufferPointer { entries in
-            // Read in place: an entry read out of an array is a copy (a retain of each reference
-            // it holds, and a release after).
-            for index in entries.indices {
-                keyDigests.append(entries[index]?.keyDigest ?? 0)
-                if let misspelling = entries[index]?.misspelling(spelling: &spelling) {
+        for index in decoded.entries.indices {
+            switch decoded.entries[index] {
+            case .record(let record, _)?:
+                keyDigests.append(EventTimeMerge.keyDigest(of: record))
+                if let misspelling = Misspelling(of: record, spelling: &spelling) {
                     misspelt.append((index, misspelling))
                 }
+            default:
+                keyDigests.append(0)
             }
         }
         self.decoded = decoded
         self.keyDigests = keyDigests
         self.misspelt = misspelt
-    }
-}
-
-extension LogEntry {
-    /// A record's ``EventTimeMerge/keyDigest(of:)``; `nil` for a rejected line.
-    fileprivate var keyDigest: UInt64? {
-        switch self {
-        case .record(let record, _): EventTimeMerge.keyDigest(of: record)
-        case .rejected: nil
-        }
-    }
-
-    /// A record's misspelling, if it is an OpenAVT record whose action looks misspelt.
-    fileprivate func misspelling(spelling: inout ActionSpelling) -> Misspelling? {
-        switch self {
-        case .record(let record, _): Misspelling(of: record, spelling: &spelling)
-        case .rejected: nil
-        }
     }
 }
 
