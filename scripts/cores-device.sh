@@ -12,7 +12,7 @@
 # reading only, cpu-read-N.json; scripts/thread-cpu.py) and
 # side.json (../shared/bench/device/side_by_side_cores.py: the default threads, --threads
 # 1/2/4/8, reading only with the default and one thread, DuckDB's query at as many threads as
-# cores, alternated rounds, medians).
+# cores, alternated rounds, medians; SIDE_RUNS='NAME=OPTION,OPTION ...' replaces the variants).
 set -euo pipefail
 out=$1 rounds=${2:-2} records=${3:-5000000}
 mkdir -p "$out"
@@ -37,6 +37,6 @@ profile() { # NAME OPTION...
 profile "$cores" --threads "$cores"
 profile 1 --threads 1
 profile "read-$cores" --threads "$cores" --shard 1/1000
-grep '"threads"' /tmp/cpu-"$cores"/run.json || true
+python3 -c "import json; print('threads in run.json:', json.load(open('/tmp/cpu-$cores/run.json'))['threads'])"
 python3 .device/side_by_side_cores.py "$(command -v avt-replay)" "$corpus/*.jsonl.gz" "$cores" "$rounds" "$out/side.json" -- \
     ${SIDE_RUNS:-t1=--threads,1 t2=--threads,2 t4=--threads,4 t8=--threads,8 read=--shard,1/1000 read_t1=--shard,1/1000,--threads,1}

@@ -230,14 +230,9 @@ struct InputReader {
             }
             if next.map({ clock < $0.clock }) ?? true { next = (candidate, clock) }
         }
-        // Opened as openBlocks(_:) opens it, but an input that cannot be opened now is left to
-        // the merge, which opens it when it needs it and reports the problem in its place.
-        guard let next,
-            let source = try? LineBlockSource(path: inputs[next.input].path, configuration: Self.sourceConfiguration),
-            (try? source.skip(inputs[next.input].entries)) != nil
-        else { return }
-        inputs[next.input].bytesRead = source.bytesRead
-        inputs[next.input].opened = true
+        // An input that cannot be opened now is left to the merge, which opens it when it needs
+        // it and reports the problem in its place.
+        guard let next, let source = openBlocks(next.input, reportingProblems: false) else { return }
         decoding.startAhead(next.input, source: source)
         inputs[next.input].streamed = true
     }
@@ -275,15 +270,19 @@ struct InputReader {
     }
 
     /// The input's blocks, opened where its entries in the merge end, as ``open(_:)`` opens it.
-    private mutating func openBlocks(_ index: Int) -> LineBlockSource? {
+    /// When it cannot be opened, the problem is noted and the input ended, unless
+    /// `reportingProblems` is false: then nothing changes.
+    private mutating func openBlocks(_ index: Int, reportingProblems: Bool = true) -> LineBlockSource? {
         let source: LineBlockSource
         do {
             source = try LineBlockSource(path: inputs[index].path, configuration: Self.sourceConfiguration)
             try source.skip(inputs[index].entries)
             inputs[index].bytesRead = source.bytesRead
         } catch {
-            note(.file(name: error.file, message: error.message))
-            end(index)
+            if reportingProblems {
+                note(.file(name: error.file, message: error.message))
+                end(index)
+            }
             return nil
         }
         inputs[index].opened = true
