@@ -25,7 +25,11 @@ struct KeyedBlock {
         keyDigests.reserveCapacity(decoded.entries.count)
         var misspelt: [(entry: Int, misspelling: Misspelling)] = []
         for index in decoded.entries.indices {
-            guard case .record(let record, let line)? = decoded.entries[index] else {
+            // A record is moved out, not copied (a retain and a release of each of its
+            // references), and freed here, by the thread that made it; rejected lines stay.
+            guard case .record? = decoded.entries[index],
+                case .record(let record, let line)? = decoded.entries[index].take()
+            else {
                 records.append(nil)
                 keyDigests.append(0)
                 continue
@@ -35,8 +39,6 @@ struct KeyedBlock {
             if let misspelling = Misspelling(of: record, spelling: &spelling) {
                 misspelt.append((index, misspelling))
             }
-            // Freed here, by the thread that made it, not by the reading thread.
-            decoded.entries[index] = nil
         }
         self.decoded = decoded
         self.records = records
