@@ -46,7 +46,7 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        .target(name: "EventModel", dependencies: ["CMemoryHints"]),
+        .target(name: "EventModel"),
         .target(name: "OpenAVT", dependencies: ["EventModel"]),
         .target(name: "ValueProposition", dependencies: ["EventModel"]),
         .target(name: "Marconi", dependencies: ["EventModel"]),

@@ -92,6 +92,11 @@
     /// Whether there are none.
     @inlinable package var isEmpty: Bool { bytes.isEmpty }
 
+    /// The address of the memory that holds the packed bytes, got without reading that
+    /// memory: for a prefetch hint only, never to read through. An array is one reference to
+    /// its storage, whose header comes just before its elements.
+    @inlinable package var storageAddress: UInt { unsafeBitCast(bytes, to: UInt.self) }
+
     /// Calls `body` with the packed bytes, for storage in the same process (see
     /// ``init(packedBytes:)``).
     @inlinable

@@ -97,6 +97,13 @@ public enum Record: Hashable, Sendable {
     /// A Marconi player event.
     case marconi(MarconiRecord)
 
+    /// The address of the memory of an OpenAVT record's packed attributes, for a prefetch
+    /// hint (``PackedAttributes/storageAddress``); 0 for other records.
+    @inlinable package var attributesStorageAddress: UInt {
+        guard case .avt(let record) = self else { return 0 }
+        return record.packedAttributes.storageAddress
+    }
+
     /// When the record happened.
     public var timestamp: Timestamp {
         switch self {

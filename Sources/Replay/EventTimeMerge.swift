@@ -1,3 +1,4 @@
+import CMemoryHints
 import DequeModule
 import EventModel
 import HeapModule
@@ -17,8 +18,8 @@ import HeapModule
 /// aside (two keys whose digests are equal, one chance in 2^64, keep the order of their
 /// positions at equal times).
 ///
-/// The records wait packed (``PackedRecord``) in a table of slots; the queues and heaps hold
-/// only what orders them and their slot, plain values that move without reference counting.
+/// The records wait in a table of slots; the queues and heaps hold only what orders them
+/// and their slot, plain values that move without reference counting.
 ///
 /// A record earlier than one already out is not added (``add(_:at:from:)`` says
 /// `tooLate`); the caller decides what to do with it. Memory: the records of the reorder window, plus an
@@ -27,7 +28,7 @@ package struct EventTimeMerge {
     /// How much later than a record after it in time a record of one input may come.
     package let maxLateness: Int64
     /// The waiting records, by slot; free slots are reused.
-    private var slots: [PackedRecord?] = []
+    private var slots: [(record: Record, position: SourcePosition)?] = []
     private var freeSlots: [Int32] = []
     /// Each input's records not out yet that came in order, after its head.
     private var queues: [Deque<Waiting>]
@@ -111,29 +112,19 @@ package struct EventTimeMerge {
     package mutating func add(
         _ record: consuming Record, at position: SourcePosition, keyDigest: UInt64, from input: Int
     ) -> Placement {
-        if let released, record.timestamp < released { return .tooLate(record) }
         let timestamp = record.timestamp
-        return add(PackedRecord.make(record), timestamp: timestamp, at: position, keyDigest: keyDigest, from: input)
-    }
-
-    /// Adds a packed record of `input` whose ``keyDigest(of:)`` is known, unless it is earlier
-    /// than a record already out. `timestamp` is the record's time, given so that the merge
-    /// reads none of the record's memory (made on another thread, it is in that core's cache).
-    package mutating func add(
-        _ record: consuming PackedRecord, timestamp: Timestamp, at position: SourcePosition, keyDigest: UInt64,
-        from input: Int
-    ) -> Placement {
-        assert(timestamp == record.timestamp, "the time given is not the record's")
-        if let released, timestamp < released { return .tooLate(record.record) }
+        if let released, timestamp < released { return .tooLate(record) }
         let isLate = clocks[input].map { timestamp.milliseconds < $0.milliseconds &- maxLateness } ?? false
         let order = Order(timestamp: timestamp, key: keyDigest, position: position)
+        // Moved into its slot, not copied (a retain and a release of each of its references).
+        var stored: (record: Record, position: SourcePosition)? = (consume record, position)
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
-            slots[Int(free)] = consume record
+            swap(&slots[Int(free)], &stored)
         } else {
             slot = Int32(slots.count)
-            slots.append(consume record)
+            slots.append(stored.take())
         }
         let entry = Waiting(order: order, slot: slot, input: Int32(input))
         if let last = lastQueued[input], order < last {
@@ -168,12 +159,12 @@ package struct EventTimeMerge {
 
     /// The next record in order, when no record still to come can be earlier.
     package mutating func next() -> (record: Record, position: SourcePosition)? {
-        guard let (record, position, _) = nextPacked() else { return nil }
-        return (record.record, position)
+        guard let (record, position, _) = nextWithKeyDigest() else { return nil }
+        return (record, position)
     }
 
-    /// The next record in order, as ``next()`` gives it but packed, with its ``keyDigest(of:)``.
-    package mutating func nextPacked() -> (record: PackedRecord, position: SourcePosition, keyDigest: UInt64)? {
+    /// The next record in order, as ``next()`` gives it, with its ``keyDigest(of:)``.
+    package mutating func nextWithKeyDigest() -> (record: Record, position: SourcePosition, keyDigest: UInt64)? {
         guard waiting > 0 else { return nil }
         let lowWater: Timestamp?
         if unfinished == 0 {
@@ -193,7 +184,7 @@ package struct EventTimeMerge {
             entry = head
             leader = queues[input].popFirst()
             if queues[input].count > Self.slotsPrefetchedAhead {
-                PackedRecord.prefetch(slots, at: Int(queues[input][Self.slotsPrefetchedAhead].slot))
+                prefetchSlot(queues[input][Self.slotsPrefetchedAhead].slot)
             }
             if leader == nil {
                 hasHead[input] = false
@@ -208,8 +199,8 @@ package struct EventTimeMerge {
         }
         waiting -= 1
         released = entry.order.timestamp
-        guard let record = take(entry.slot) else { return nil }
-        return (record, entry.order.position, entry.order.key)
+        guard let (record, position) = take(entry.slot) else { return nil }
+        return (record, position, entry.order.key)
     }
 
     /// The first head, made the leader (taken out of `heads`, the former leader put in).
@@ -223,14 +214,30 @@ package struct EventTimeMerge {
         return leader
     }
 
-    /// How far ahead in its input's queue a record is asked for when a record of the queue
-    /// comes out (``PackedRecord/prefetch(_:at:)``).
+    /// How far ahead in its input's queue the slot of a record is asked for when a record of
+    /// the queue comes out (``prefetchSlot(_:)``).
     private static let slotsPrefetchedAhead = 8
 
+    /// Asks the processor for the memory of a slot, without waiting for it: a record waits in
+    /// its slot for the reorder window, long enough to leave the cache, and most records come
+    /// out in their input's order. (Mutating, though it changes nothing: called from a
+    /// mutating method, a non-mutating one had the whole merge copied for it.)
+    @inline(__always)
+    private mutating func prefetchSlot(_ slot: Int32) {
+        slots.withUnsafeBufferPointer { slots in
+            guard let base = slots.baseAddress else { return }
+            let start = UnsafeRawPointer(base + Int(slot))
+            avt_prefetch(start)
+            avt_prefetch(start + 64)
+        }
+    }
+
     /// Takes the record out of its slot, and frees the slot.
-    private mutating func take(_ slot: Int32) -> PackedRecord? {
+    private mutating func take(_ slot: Int32) -> (record: Record, position: SourcePosition)? {
+        var taken: (record: Record, position: SourcePosition)?
+        swap(&taken, &slots[Int(slot)])
         freeSlots.append(slot)
-        return slots[Int(slot)].take()
+        return taken
     }
 
     /// Sets the time of the latest record out, as an earlier run left it.

@@ -143,7 +143,7 @@ struct InputReader {
 
     /// Hands the records the merge lets out on.
     private mutating func release() {
-        while let (record, position, keyDigest) = merge.nextPacked() {
+        while let (record, position, keyDigest) = merge.nextWithKeyDigest() {
             emit(.record(record, position, keyDigest: keyDigest, late: false))
         }
     }
@@ -196,13 +196,7 @@ struct InputReader {
         var misspelt = block.misspelt.makeIterator()
         var nextMisspelt = misspelt.next()
         for position in block.decoded.entries.indices {
-            let timestampWasNumber = block.decoded.timestampWasNumber[position]
-            guard let (record, line, timestamp) = block.records[position].take() else {
-                guard let entry = block.decoded.entries[position].take() else { continue }
-                inputs[index].entries += 1
-                take(entry, timestampWasNumber: timestampWasNumber, from: index)
-                continue
-            }
+            guard let entry = block.decoded.entries[position].take() else { continue }
             inputs[index].entries += 1
             var misspelling: Misspelling?
             if let next = nextMisspelt, next.entry == position {
@@ -210,8 +204,8 @@ struct InputReader {
                 nextMisspelt = misspelt.next()
             }
             take(
-                record, timestamp: timestamp, line: line, timestampWasNumber: timestampWasNumber, from: index,
-                keyDigest: block.keyDigests[position], misspelling: misspelling)
+                entry, timestampWasNumber: block.decoded.timestampWasNumber[position], from: index,
+                known: (block.keyDigests[position], misspelling))
         }
         if let error = block.decoded.error {
             note(.file(name: error.file, message: error.message))
@@ -308,51 +302,50 @@ struct InputReader {
         }
     }
 
-    /// Puts one entry of `index` into the merge, or notes it as rejected.
-    private mutating func take(_ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int) {
-        switch consume entry {
-        case .record(let record, let line):
-            let keyDigest = EventTimeMerge.keyDigest(of: record)
-            let misspelling = Misspelling(of: record, spelling: &spelling)
-            take(
-                PackedRecord.make(record), timestamp: record.timestamp, line: line,
-                timestampWasNumber: timestampWasNumber, from: index, keyDigest: keyDigest, misspelling: misspelling)
-        case .rejected(let rejection):
-            counts.records += 1
-            inputs[index].lines += 1
-            inputs[index].rejected += 1
-            note(.line(rejection))
-        }
-    }
-
-    /// Puts a record of `index` into the merge, with its time, key digest and misspelling.
+    /// Puts one entry of `index` into the merge, or notes it as rejected. `known`: the record's
+    /// key digest and misspelling, when the thread that decoded it worked them out (a
+    /// ``KeyedBlock``).
     private mutating func take(
-        _ record: consuming PackedRecord, timestamp: Timestamp, line: Int, timestampWasNumber: Bool,
-        from index: Int, keyDigest: UInt64, misspelling: Misspelling?
+        _ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int,
+        known: (keyDigest: UInt64, misspelling: Misspelling?)? = nil
     ) {
         counts.records += 1
         inputs[index].lines += 1
-        if checksTimestampUnit && timestampWasNumber {
-            let milliseconds = timestamp.milliseconds
-            if milliseconds >= 0 && milliseconds < RunWarning.secondsBound {
-                noteSecondsLike(milliseconds, line: line, in: index)
+        switch consume entry {
+        case .record(let record, let line):
+            if checksTimestampUnit && timestampWasNumber {
+                let milliseconds = record.timestamp.milliseconds
+                if milliseconds >= 0 && milliseconds < RunWarning.secondsBound {
+                    noteSecondsLike(milliseconds, line: line, in: index)
+                }
             }
-        }
-        if let misspelling {
-            noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
-        }
-        let position = SourcePosition(fileRank: index, line: line)
-        switch merge.add(record, timestamp: timestamp, at: position, keyDigest: keyDigest, from: index) {
-        case .merged:
-            break
-        case .mergedLate:
-            inputs[index].late += 1
-            counts.late += 1
-        case .tooLate(let record):
-            // Earlier than a record already replayed: replayed now if its life has nothing later.
-            inputs[index].late += 1
-            counts.late += 1
-            emit(.record(PackedRecord.make(record), position, keyDigest: keyDigest, late: true))
+            let keyDigest: UInt64
+            let misspelling: Misspelling?
+            if let known {
+                (keyDigest, misspelling) = known
+            } else {
+                keyDigest = EventTimeMerge.keyDigest(of: record)
+                misspelling = Misspelling(of: record, spelling: &spelling)
+            }
+            if let misspelling {
+                noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
+            }
+            let position = SourcePosition(fileRank: index, line: line)
+            switch merge.add(record, at: position, keyDigest: keyDigest, from: index) {
+            case .merged:
+                break
+            case .mergedLate:
+                inputs[index].late += 1
+                counts.late += 1
+            case .tooLate(let record):
+                // Earlier than a record already replayed: replayed now if its life has nothing later.
+                inputs[index].late += 1
+                counts.late += 1
+                emit(.record(record, position, keyDigest: keyDigest, late: true))
+            }
+        case .rejected(let rejection):
+            inputs[index].rejected += 1
+            note(.line(rejection))
         }
     }
 

@@ -1,3 +1,4 @@
+import CMemoryHints
 import EventModel
 import Foundation
 import Replay
@@ -38,7 +39,7 @@ struct PartitionedFeed {
     /// A batch as one engine gets it: every tick, and its own records in their order.
     private struct EngineBatch {
         var ticks: [Tick]
-        var records: [(PackedRecord, SourcePosition)?]
+        var records: [(Record, SourcePosition)?]
     }
 
     /// What one engine made of a batch: its reports in order, and the records it refused as
@@ -177,14 +178,14 @@ struct PartitionedFeed {
     ) {
         var ticks: [Tick] = []
         ticks.reserveCapacity(batchSize)
-        var records = Array(repeating: [(PackedRecord, SourcePosition)?](), count: inputs.count)
+        var records = Array(repeating: [(Record, SourcePosition)?](), count: inputs.count)
         var batchProblems = BatchProblems()
         func handOver() {
             batchProblems.records = ticks.count
             problems.put(batchProblems)
             batchProblems = BatchProblems()
             for number in inputs.indices {
-                var own: [(PackedRecord, SourcePosition)?] = []
+                var own: [(Record, SourcePosition)?] = []
                 own.reserveCapacity(batchSize / inputs.count + batchSize / 8)
                 swap(&own, &records[number])
                 inputs[number].put(EngineBatch(ticks: ticks, records: own))
@@ -224,14 +225,17 @@ struct PartitionedFeed {
                     continue
                 }
                 if own + ReplayFeed.prefetchDistance < batch.records.count,
-                    case (let ahead, _)? = batch.records[own + ReplayFeed.prefetchDistance]
+                    case (let ahead, _)? = batch.records[own + ReplayFeed.prefetchDistance],
+                    case let address = ahead.attributesStorageAddress, address != 0
                 {
-                    ahead.prefetch(lines: ReplayFeed.linesPrefetched)
+                    for line in 0..<ReplayFeed.linesPrefetched {
+                        avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
+                    }
                 }
                 // The dealer gave this engine a record for each of its ticks.
                 guard let (record, position) = batch.records[own].take() else { preconditionFailure() }
                 own += 1
-                switch engine.add(record.record, at: position, movesFrontier: tick.movesFrontier) {
+                switch engine.add(record, at: position, movesFrontier: tick.movesFrontier) {
                 case .replayed(let due):
                     if !due.isEmpty { result.reports += due }
                 case .late(let by, let record, let due):

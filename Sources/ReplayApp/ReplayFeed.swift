@@ -1,3 +1,4 @@
+import CMemoryHints
 import EventLog
 import EventModel
 import Foundation
@@ -23,10 +24,10 @@ enum ReplayEnding {
 struct ReplayFeed {
     /// What the reading thread hands over.
     enum Item {
-        /// A record to replay, packed as it waited in the merge (the replaying thread unpacks
-        /// it); `late` when it came after a record already replayed was handed over (it does
-        /// not move the replay's clock). `keyDigest` is its ``EventTimeMerge/keyDigest(of:)``.
-        case record(PackedRecord, SourcePosition, keyDigest: UInt64, late: Bool)
+        /// A record to replay; `late` when it came after a record already replayed was
+        /// handed over (it does not move the replay's clock).
+        /// `keyDigest` is its ``EventTimeMerge/keyDigest(of:)``.
+        case record(Record, SourcePosition, keyDigest: UInt64, late: Bool)
         /// A rejected line, or a file that could not be read whole.
         case problem(InputProblem)
     }
@@ -34,7 +35,7 @@ struct ReplayFeed {
     static let batchSize = 2_048
     static let maxBatchesQueued = 4
     static let prefetchDistance = 8
-    /// The cache lines of a packed record prefetched: most records whole.
+    /// The cache lines of a record's attributes prefetched: most records' whole attributes.
     static let linesPrefetched: UInt = 3
 
     var engine: ReplayEngine
@@ -84,9 +85,12 @@ struct ReplayFeed {
             // Each item moved out of the batch, not copied.
             for index in batch.indices {
                 if index + Self.prefetchDistance < batch.count,
-                    case .record(let record, _, _, _)? = batch[index + Self.prefetchDistance]
+                    case .record(let record, _, _, _)? = batch[index + Self.prefetchDistance],
+                    case let address = record.attributesStorageAddress, address != 0
                 {
-                    record.prefetch(lines: Self.linesPrefetched)
+                    for line in 0..<Self.linesPrefetched {
+                        avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
+                    }
                 }
                 if let item = batch[index].take() { take(item) }
             }
@@ -99,7 +103,7 @@ struct ReplayFeed {
         switch consume item {
         case .record(let record, let position, _, let late):
             problems.counts.replayed += 1
-            switch engine.add(record.record, at: position, movesFrontier: !late) {
+            switch engine.add(record, at: position, movesFrontier: !late) {
             case .replayed(let due):
                 if !due.isEmpty { pipeline.submit(due) }
             case .late(let by, let record, let due):

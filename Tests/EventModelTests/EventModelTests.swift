@@ -157,6 +157,24 @@ struct PackedAttributesTests {
         #expect(PackedAttributes(packedBytes: UnsafeRawBufferPointer(start: nil, count: 0)).isEmpty)
     }
 
+    /// The storage address a prefetch is given lies just before the packed bytes, where the
+    /// array's header is: within a cache line or two of them, never after them.
+    @Test func theStorageAddressIsJustBeforeTheBytes() throws {
+        let packed = PackedAttributes(sample)
+        let bytes = try #require(packed.withPackedBytes { $0.baseAddress.map { UInt(bitPattern: $0) } })
+        #expect(packed.storageAddress < bytes)
+        #expect(bytes - packed.storageAddress <= 64)
+        #expect(
+            Record.avt(
+                AVTRecord(
+                    timestamp: Timestamp(milliseconds: 0), instrument: "i", tracker: 0, action: "Start",
+                    packedAttributes: packed)
+            ).attributesStorageAddress == packed.storageAddress)
+        #expect(
+            Record.app(AppRecord(timestamp: Timestamp(milliseconds: 0), app: "a", event: .didBecomeActive))
+                .attributesStorageAddress == 0)
+    }
+
     @Test func readsOneAttributeWithoutUnpacking() {
         let packed = PackedAttributes(sample)
         for (key, value) in sample {

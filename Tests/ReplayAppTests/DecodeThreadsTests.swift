@@ -58,8 +58,8 @@ struct DecodeThreadsTests {
             switch consume item {
             case .record(let record, let position, let keyDigest, let late):
                 // Worked out by the thread that decoded the record, as the merge would.
-                if keyDigest != EventTimeMerge.keyDigest(of: record.record) { reading.wrongKeyDigests += 1 }
-                reading.items.append(.record(record.record, position, late: late))
+                if keyDigest != EventTimeMerge.keyDigest(of: record) { reading.wrongKeyDigests += 1 }
+                reading.items.append(.record(record, position, late: late))
             case .problem(let problem):
                 var text = problem.message
                 if case .line(let rejection) = problem { text += " | " + rejection.excerptText }
@@ -148,7 +148,7 @@ struct DecodeThreadsTests {
             var entries: [LogEntry] = []
             while true {
                 let block = decoding.take(0, decoder: RecordDecoder(), spelling: &spelling)
-                entries += block.entries
+                entries += block.decoded.entries.compactMap { $0 }
                 if block.decoded.isLast { return (entries, decoding.isCut(0)) }
             }
         }
