@@ -27,8 +27,9 @@ import HeapModule
 package struct EventTimeMerge {
     /// How much later than a record after it in time a record of one input may come.
     package let maxLateness: Int64
-    /// The waiting records, by slot; free slots are reused.
-    private var slots: [(record: Record, position: SourcePosition)?] = []
+    /// The waiting records, by slot (a record's position is in its order, not here: 64 bytes a
+    /// slot rather than 80); free slots are reused.
+    private var slots: [Record?] = []
     private var freeSlots: [Int32] = []
     /// Each input's records not out yet that came in order, after its head.
     private var queues: [Deque<Waiting>]
@@ -117,7 +118,7 @@ package struct EventTimeMerge {
         let isLate = clocks[input].map { timestamp.milliseconds < $0.milliseconds &- maxLateness } ?? false
         let order = Order(timestamp: timestamp, key: keyDigest, position: position)
         // Moved into its slot, not copied (a retain and a release of each of its references).
-        var stored: (record: Record, position: SourcePosition)? = (consume record, position)
+        var stored: Record? = consume record
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free
@@ -199,8 +200,8 @@ package struct EventTimeMerge {
         }
         waiting -= 1
         released = entry.order.timestamp
-        guard let (record, position) = take(entry.slot) else { return nil }
-        return (record, position, entry.order.key)
+        guard let record = take(entry.slot) else { return nil }
+        return (record, entry.order.position, entry.order.key)
     }
 
     /// The first head, made the leader (taken out of `heads`, the former leader put in).
@@ -233,8 +234,8 @@ package struct EventTimeMerge {
     }
 
     /// Takes the record out of its slot, and frees the slot.
-    private mutating func take(_ slot: Int32) -> (record: Record, position: SourcePosition)? {
-        var taken: (record: Record, position: SourcePosition)?
+    private mutating func take(_ slot: Int32) -> Record? {
+        var taken: Record?
         swap(&taken, &slots[Int(slot)])
         freeSlots.append(slot)
         return taken
