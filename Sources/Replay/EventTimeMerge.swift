@@ -27,8 +27,8 @@ import HeapModule
 package struct EventTimeMerge {
     /// How much later than a record after it in time a record of one input may come.
     package let maxLateness: Int64
-    /// The waiting records, by slot (a record's position is in its order, not here: 64 bytes a
-    /// slot rather than 80); free slots are reused.
+    /// The waiting records, by slot (a record's position is in its order, not here: 80 bytes a
+    /// slot rather than 96); free slots are reused.
     private var slots: [Record?] = []
     private var freeSlots: [Int32] = []
     /// Each input's records not out yet that came in order, after its head.
