@@ -10,20 +10,21 @@ import HeapModule
 /// input may come later than a record after it in time by up to ``maxLateness``; so no record
 /// still to come is earlier than the lowest clock less ``maxLateness`` (an input not read yet
 /// could hold anything). A record waits until it is earlier than that *low water*, or until
-/// every input has ended, and then comes out (``next()``). The reader keeps the low water
-/// moving by reading from the input with the lowest clock (`inputToRead`).
+/// every input has ended, and then comes out (``nextWithPlace()``). The reader keeps the low
+/// water moving by reading from the input with the lowest clock (`inputToRead`).
 ///
-/// Records come out by time; equal times by a digest of their key (``Shard/hash(_:)``), then
-/// by position (the input's rank, then line): the same order whatever the files, their names
-/// aside (two keys whose digests are equal, one chance in 2^64, keep the order of their
-/// positions at equal times).
+/// Records come out in the order of their ``StreamPlace``: by time, then by a digest of their
+/// key (``Shard/hash(_:)``), then by position (the input's rank, then line). A record's time
+/// there is its own, but for a *late* record, one more than ``maxLateness`` earlier than its
+/// input's clock: it takes the clock less ``maxLateness``, where it can always still come out
+/// in order (the low water is no later, since its input's clock is one of those it is the
+/// lowest of). And no record takes a time earlier than the clock an earlier run left
+/// (``resume(released:)``). So a record's place depends only on the lines before it in its
+/// own input: the same whatever the other files hold, and in every shard of a sharded run.
 ///
 /// The records wait in a table of slots; the queues and heaps hold only what orders them
-/// and their slot, plain values that move without reference counting.
-///
-/// A record earlier than one already out is not added (``add(_:at:from:)`` says
-/// `tooLate`); the caller decides what to do with it. Memory: the records of the reorder window, plus an
-/// input clock and the head record of each input.
+/// and their slot, plain values that move without reference counting. Memory: the records of
+/// the reorder window, plus an input clock and the head record of each input.
 package struct EventTimeMerge {
     /// How much later than a record after it in time a record of one input may come.
     package let maxLateness: Int64
@@ -91,32 +92,36 @@ package struct EventTimeMerge {
         return nil
     }
 
-    /// Where an added record went.
+    /// Whether an added record came late: more than ``maxLateness`` earlier than its input's
+    /// clock, or earlier than the clock an earlier run left. It comes out at a later time
+    /// than its own (``StreamPlace``), in order.
     package enum Placement {
-        /// In the merge, in order.
-        case merged
-        /// In the merge, in order, though it came more than ``maxLateness`` after a later
-        /// record of its input.
-        case mergedLate
-        /// Not added, and given back: it is earlier than a record already out.
-        case tooLate(Record)
+        case inOrder
+        case late
     }
 
-    /// Adds a record of `input`, unless it is earlier than a record already out.
+    /// Adds a record of `input`.
     package mutating func add(_ record: consuming Record, at position: SourcePosition, from input: Int) -> Placement {
         let keyDigest = Self.keyDigest(of: record)
         return add(record, at: position, keyDigest: keyDigest, from: input)
     }
 
-    /// Adds a record of `input` whose ``keyDigest(of:)`` is known, unless it is earlier than a
-    /// record already out.
+    /// Adds a record of `input` whose ``keyDigest(of:)`` is known.
     package mutating func add(
         _ record: consuming Record, at position: SourcePosition, keyDigest: UInt64, from input: Int
     ) -> Placement {
         let timestamp = record.timestamp
-        if let released, timestamp < released { return .tooLate(record) }
-        let isLate = clocks[input].map { timestamp.milliseconds < $0.milliseconds &- maxLateness } ?? false
-        let order = Order(timestamp: timestamp, key: keyDigest, position: position)
+        var time = timestamp
+        if let clock = clocks[input] {
+            let earliest = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
+            if timestamp < earliest { time = earliest }
+            if timestamp > clock { clocks[input] = timestamp }
+        } else {
+            clocks[input] = timestamp
+        }
+        // Only a resumed clock can be later than the input's clock less the window (see above).
+        if let released, time < released { time = released }
+        let order = Order(timestamp: time, key: keyDigest, position: position)
         // Moved into its slot, not copied (a retain and a release of each of its references).
         var stored: Record? = consume record
         let slot: Int32
@@ -131,7 +136,6 @@ package struct EventTimeMerge {
         if let last = lastQueued[input], order < last {
             stragglers.insert(entry)
         } else {
-            clocks[input] = timestamp
             lastQueued[input] = order
             if hasHead[input] {
                 queues[input].append(entry)
@@ -141,7 +145,20 @@ package struct EventTimeMerge {
             }
         }
         waiting += 1
-        return isLate ? .mergedLate : .merged
+        return time == timestamp ? .inOrder : .late
+    }
+
+    /// The time the merged stream ends at: the latest clock of any input (records of other
+    /// shards included), or the clock an earlier run left. A shard, which replays only its own
+    /// records, moves its clock there at the end, where one run's last record leaves it.
+    package var endTime: Timestamp? {
+        ([released] + clocks).compactMap { $0 }.max()
+    }
+
+    /// Moves `input`'s clock with the time of a record that is not merged (one of another
+    /// shard), so that the records merged get the places they have when it is.
+    package mutating func observe(_ time: Timestamp, from input: Int) {
+        if clocks[input].map({ time > $0 }) ?? true { clocks[input] = time }
     }
 
     /// The digest that orders records of different keys at equal times: the key's shard hash
@@ -158,14 +175,8 @@ package struct EventTimeMerge {
         if !hasHead[input] { queues[input] = Deque() }
     }
 
-    /// The next record in order, when no record still to come can be earlier.
-    package mutating func next() -> (record: Record, position: SourcePosition)? {
-        guard let (record, position, _) = nextWithKeyDigest() else { return nil }
-        return (record, position)
-    }
-
-    /// The next record in order, as ``next()`` gives it, with its ``keyDigest(of:)``.
-    package mutating func nextWithKeyDigest() -> (record: Record, position: SourcePosition, keyDigest: UInt64)? {
+    /// The next record in order, with its place, when no record still to come can be earlier.
+    package mutating func nextWithPlace() -> (record: Record, place: StreamPlace)? {
         guard waiting > 0 else { return nil }
         let lowWater: Timestamp?
         if unfinished == 0 {
@@ -201,7 +212,9 @@ package struct EventTimeMerge {
         waiting -= 1
         released = entry.order.timestamp
         guard let record = take(entry.slot) else { return nil }
-        return (record, entry.order.position, entry.order.key)
+        return (
+            record, StreamPlace(time: entry.order.timestamp, keyDigest: entry.order.key, position: entry.order.position)
+        )
     }
 
     /// The first head, made the leader (taken out of `heads`, the former leader put in).
@@ -241,7 +254,8 @@ package struct EventTimeMerge {
         return taken
     }
 
-    /// Sets the time of the latest record out, as an earlier run left it.
+    /// Sets the time of the latest record out, as an earlier run left it: no record comes out
+    /// at an earlier time.
     package mutating func resume(released time: Timestamp?) {
         released = time
     }

@@ -35,6 +35,9 @@ class Life {
     /// How many records wait to be replayed (kept as a number: the subclasses' waiting records
     /// keep their count away from the life).
     private var waitingCount = 0
+    /// The replay's clock when the latest record was replayed: its time in the stream, later
+    /// than ``latest`` when the record came late. No deadline of the life is earlier.
+    var clockAtLatest: Timestamp
     /// The deadline of the life's newest entry in the engine's heap.
     var scheduled = Timestamp(milliseconds: .max)
     /// With `--group-by`, the metrics of each open row by its number, aggregated by bucket,
@@ -65,6 +68,7 @@ class Life {
         self.key = key
         self.first = first
         self.latest = first
+        clockAtLatest = first
         self.options = options
         groupsRows = !options.options.groupBy.keys.isEmpty
     }

@@ -25,11 +25,12 @@ import HeapModule
 /// Hand-overs never split one second of a life's points (but for a record later than the
 /// reorder window), so Graphite's sum per path and second is that of all its points.
 ///
-/// The reports come out in a fixed order, whatever the layout of the input: the record that
-/// made them due, then the time they became due, then the key (``SessionReport/order``).
+/// The reports come out in a fixed order, whatever the layout of the input: the place of what
+/// made them due, a record or a deadline (``SessionReport/order``, ``SessionOrder``).
 ///
-/// With a ``Shard`` other than ``Shard/all``, every record moves the frontier, but only the
-/// shard's lives are replayed: each report comes out at the same place as in an unsharded run.
+/// With a ``Shard`` other than ``Shard/all``, only the shard's lives are replayed; a record of
+/// another shard moves the clock, and nothing else. Every place comes from a life's own
+/// records, so each report comes out with the order it has in an unsharded run.
 public struct ReplayEngine {
     private let options: ReplayOptions
     let sharedOptions: SharedReplayOptions
@@ -37,15 +38,9 @@ public struct ReplayEngine {
     let actionCodes = ActionCodes()
     /// The lives this engine replays.
     public let shard: Shard
-    /// Records added so far: reports carry it as ``SessionReport/closeSequence``.
-    private(set) var recordsAdded: Int64 = 0
     private(set) var lives: [SessionKey: Life] = [:]
     /// Each life's next deadline (a flush or its end); entries a later one replaced are skipped.
     private var deadlines = Heap<Deadline>()
-    /// With a shard, the latest record of each live instrument, app or player of the other
-    /// shards, and when each may have ended: so that every shard finds the same records late.
-    private var otherLives: [SessionKey: Timestamp] = [:]
-    private var otherDeadlines = Heap<Deadline>()
     /// The latest time added so far.
     public private(set) var frontier: Timestamp?
     /// Lives ended by the idle gap so far.
@@ -75,34 +70,17 @@ public struct ReplayEngine {
         case late(by: Int64, Record, [SessionReport])
     }
 
-    /// Adds a record read at `position`.
+    /// Adds a record at its place in the merged stream.
     ///
-    /// The record first moves the frontier, which may make flushes and ends due (its own
-    /// life's end included, when it comes more than the idle gap after its life's latest
-    /// record); then it is replayed by its life, or starts a new one.
-    ///
-    /// A record that comes out of time order (later than the reorder window) does not move the
-    /// frontier (`movesFrontier` false): it changes only its own life.
-    public mutating func add(
-        _ record: consuming Record, at position: SourcePosition, movesFrontier: Bool = true
-    ) -> Outcome {
+    /// The record first moves the clock to its place's time, which may make flushes and ends
+    /// due (its own life's end included, when it comes more than the idle gap after its life's
+    /// latest record); then it is replayed by its life, or starts a new one. A record earlier
+    /// than its life's latest (it came late) is refused.
+    public mutating func add(_ record: consuming Record, at place: StreamPlace) -> Outcome {
         let timestamp = record.timestamp
-        var reports = advance(to: timestamp, movesFrontier: movesFrontier)
+        var reports = advance(to: place.time)
         let key = SessionKey(of: record)
-        guard shard.contains(key) else {
-            if let latest = otherLives[key] {
-                if timestamp < latest {
-                    lateRecords += 1
-                    return .late(by: latest.milliseconds(since: timestamp), record, reports)
-                }
-                otherLives[key] = timestamp
-            } else {
-                otherLives[key] = timestamp
-                otherDeadlines.insert(
-                    Deadline(time: Timestamp(milliseconds: timestamp.milliseconds &+ options.idleGap), key: key))
-            }
-            return .replayed(reports)
-        }
+        guard shard.contains(key) else { return .replayed(reports) }
         let endsRows = Life.mayEndRows(record)
         let life: Life
         if let index = lives.index(forKey: key) {
@@ -116,7 +94,7 @@ public struct ReplayEngine {
             if life.pendingCount >= Self.pendingLimit,
                 timestamp.epochSeconds > latest.epochSeconds
             {
-                reports.append(flush(life, due: frontier ?? timestamp, active: true))
+                reports.append(flush(life, order: .record(place, key: key), active: true))
             }
             life.take(record)
         } else {
@@ -124,17 +102,25 @@ public struct ReplayEngine {
             life.take(record)
             lives[key] = life
         }
-        if endsRows { handOverFinalRows(of: life, into: &reports) }
+        life.clockAtLatest = place.time
+        if endsRows { handOverFinalRows(of: life, at: place, into: &reports) }
         schedule(life)
         return .replayed(reports)
     }
 
-    /// Counts a record that another engine replays (one of a ``ReplayEngines`` with the lives
-    /// of other keys): it moves the frontier as ``add(_:at:movesFrontier:)`` would, and the
+    /// Adds a record read at `position`, its place in the stream at its own time (records
+    /// added this way must come in the order of their times).
+    public mutating func add(_ record: consuming Record, at position: SourcePosition) -> Outcome {
+        let place = StreamPlace(
+            time: record.timestamp, keyDigest: Shard.hash(SessionKey(of: record)), position: position)
+        return add(record, at: place)
+    }
+
+    /// Moves the clock to `time` for a record that another engine replays (one of a
+    /// ``ReplayEngines`` with the lives of other keys), or for the end of a batch of them: the
     /// reports are the flushes and ends it made due here, in order.
-    package mutating func advance(to timestamp: Timestamp, movesFrontier: Bool = true) -> [SessionReport] {
-        if movesFrontier, frontier.map({ timestamp > $0 }) ?? true { frontier = timestamp }
-        recordsAdded += 1
+    package mutating func advance(to time: Timestamp) -> [SessionReport] {
+        if frontier.map({ time > $0 }) ?? true { frontier = time }
         return dueReports()
     }
 
@@ -147,8 +133,7 @@ public struct ReplayEngine {
             var report = SessionReport(key: life.key, closing: nil)
             life.takeOutputs(into: &report)
             life.takeFinalRows(into: &report)
-            report.closeSequence = recordsAdded + 1
-            report.orderTime = report.lastTimestamp ?? life.latest
+            report.order = .end(latest: report.lastTimestamp ?? life.latest, key: life.key)
             body(report)
         }
     }
@@ -264,7 +249,7 @@ public struct ReplayEngine {
     /// Ends every life (the input ended), handing each last report to `body` as it is made, by
     /// latest record, then key: the reports of all lives are never held at once.
     public mutating func finish(_ body: (consuming SessionReport) -> Void) {
-        Self.end(takeLives(), recordsAdded: recordsAdded, body)
+        Self.end(takeLives(), body)
     }
 
     /// Takes every life out of the engine, with its deadlines.
@@ -278,37 +263,33 @@ public struct ReplayEngine {
 
     /// Ends `lives` (of one engine, or of all the engines of a ``ReplayEngines``) as the
     /// input ends, by latest record, then key.
-    static func end(_ lives: consuming [Life], recordsAdded: Int64, _ body: (consuming SessionReport) -> Void) {
+    static func end(_ lives: consuming [Life], _ body: (consuming SessionReport) -> Void) {
         var remaining = lives
         remaining.sort { ($0.latest, $0.key) > ($1.latest, $1.key) }
         while let life = remaining.popLast() {
             var report = life.end(.inputEnd)
-            report.closeSequence = recordsAdded + 1
-            report.orderTime = report.lastTimestamp ?? Timestamp(milliseconds: 0)
+            report.order = .end(latest: report.lastTimestamp ?? Timestamp(milliseconds: 0), key: life.key)
             body(report)
         }
     }
 
     /// Hands over the pending outputs of a life; an `active` one (not idle for ``flushDelay``)
     /// keeps the memory of its waiting records.
-    private func flush(_ life: Life, due: Timestamp, active: Bool) -> SessionReport {
+    private func flush(_ life: Life, order: SessionOrder, active: Bool) -> SessionReport {
         var report = SessionReport(key: life.key, closing: nil)
         life.takeOutputs(into: &report, keepingCapacity: active)
-        report.closeSequence = recordsAdded
-        report.orderTime = due
+        report.order = order
         return report
     }
 
     /// Replays a life's waiting records, the one just taken last, and hands over the rows they
-    /// made final at this record: in the report of the flush made for it at this record, if
-    /// any (wherever the other lives' reports put it, so that the same reports come out
-    /// whichever lives an engine replays), or in one of their own (the trace lines and points
-    /// stay pending, so that one second of a life's points is not split). So a row comes out
-    /// at the record that ended it, whenever the life hands its other outputs over.
-    private func handOverFinalRows(of life: Life, into reports: inout [SessionReport]) {
-        if let flush = reports.lastIndex(where: {
-            $0.key == life.key && $0.closing == nil && $0.closeSequence == recordsAdded
-        }) {
+    /// made final at this record: in the report of the flush made at this record before it
+    /// (``pendingLimit``), if any, or in one of their own (the trace lines and points stay
+    /// pending, so that one second of a life's points is not split). So a row comes out at the
+    /// record that ended it, whenever the life hands its other outputs over.
+    private func handOverFinalRows(of life: Life, at place: StreamPlace, into reports: inout [SessionReport]) {
+        let order = SessionOrder.record(place, key: life.key)
+        if let flush = reports.lastIndex(where: { $0.order == order }) {
             life.takeFinalRows(into: &reports[flush])
             return
         }
@@ -317,16 +298,21 @@ public struct ReplayEngine {
         guard !(report.playbacks.isEmpty && report.vpSessions.isEmpty && report.marconiItems.isEmpty) else { return }
         report.firstTimestamp = life.first
         report.lastTimestamp = life.latest
-        report.closeSequence = recordsAdded
-        report.orderTime = frontier ?? life.latest
+        report.order = order
         reports.append(report)
     }
 
     /// The life's next deadline: a flush after ``flushDelay`` while outputs wait, its end
-    /// after the idle gap (whichever comes first).
+    /// after the idle gap (whichever comes first); never before the clock at its latest record
+    /// (a record that came late is replayed when the clock is past it).
     private func deadline(of life: Life) -> Timestamp {
         let delay = life.pendingCount > 0 ? min(Self.flushDelay, options.idleGap) : options.idleGap
-        return Timestamp(milliseconds: life.latest.milliseconds &+ delay)
+        return max(Timestamp(milliseconds: life.latest.milliseconds &+ delay), life.clockAtLatest)
+    }
+
+    /// When the idle gap ends the life: its deadline with no outputs waiting.
+    private func end(of life: Life) -> Timestamp {
+        max(Timestamp(milliseconds: life.latest.milliseconds &+ options.idleGap), life.clockAtLatest)
     }
 
     /// Puts the life's deadline in the heap when it is earlier than the one there.
@@ -340,16 +326,6 @@ public struct ReplayEngine {
     /// The flushes and ends the frontier has passed, in deadline order.
     private mutating func dueReports() -> [SessionReport] {
         guard let frontier else { return [] }
-        while let next = otherDeadlines.min, next.time < frontier {
-            otherDeadlines.removeMin()
-            guard let latest = otherLives[next.key] else { continue }
-            let due = Timestamp(milliseconds: latest.milliseconds &+ options.idleGap)
-            if due < frontier {
-                otherLives[next.key] = nil
-            } else {
-                otherDeadlines.insert(Deadline(time: due, key: next.key))
-            }
-        }
         var reports: [SessionReport] = []
         while let next = deadlines.min, next.time < frontier {
             deadlines.removeMin()
@@ -361,14 +337,13 @@ public struct ReplayEngine {
             if due > next.time {
                 // The life had records since: its deadline moved, and it comes out again in order.
                 schedule(life)
-            } else if life.latest.milliseconds &+ options.idleGap > next.time.milliseconds {
-                reports.append(flush(life, due: next.time, active: false))
+            } else if end(of: life) > next.time {
+                reports.append(flush(life, order: .deadline(next.time, key: life.key), active: false))
                 schedule(life)
             } else {
                 lives.remove(at: index)
                 var report = life.end(.idleGap)
-                report.closeSequence = recordsAdded
-                report.orderTime = next.time
+                report.order = .deadline(next.time, key: life.key)
                 livesEndedByGap += 1
                 reports.append(report)
             }

@@ -30,12 +30,12 @@ public struct KeyPartition: Sendable, Equatable {
 }
 
 /// Several ``ReplayEngine``s that together replay as one engine does: each replays the lives of
-/// its share of the keys (``KeyPartition``) and counts every other record with
-/// `advance(to:movesFrontier:)`, so that its clock, its sequence and so its
-/// flushes and ends are those of one engine. Merged by ``SessionReport/order``, their reports
-/// are one engine's reports in one engine's order (each engine's are in that order already).
+/// its share of the keys (``KeyPartition``) and moves its clock with the other records
+/// (`advance(to:)`), so that its flushes and ends come out before any later record's reports.
+/// Merged by ``SessionReport/order``, their reports are one engine's reports in one engine's
+/// order (each engine's are in that order already).
 ///
-/// The engines can run on threads of their own (the command line's `--threads`); ``add(_:at:movesFrontier:)``
+/// The engines can run on threads of their own (the command line's `--threads`); ``add(_:at:)``
 /// runs them one after the other, the reference the threaded replay is tested against. What
 /// concerns every life (the end of the input, the lives kept for the next run) is done here,
 /// over the lives of all the engines, in one engine's order.
@@ -53,21 +53,26 @@ public struct ReplayEngines {
 
     /// Adds a record: its engine replays it, the others count it; the reports of all of them,
     /// in order.
-    public mutating func add(
-        _ record: consuming Record, at position: SourcePosition, movesFrontier: Bool = true
-    ) -> ReplayEngine.Outcome {
+    public mutating func add(_ record: consuming Record, at place: StreamPlace) -> ReplayEngine.Outcome {
         let owner = partition.engine(of: SessionKey(of: record))
-        let timestamp = record.timestamp
         var others: [[SessionReport]] = []
         for index in engines.indices where index != owner {
-            others.append(engines[index].advance(to: timestamp, movesFrontier: movesFrontier))
+            others.append(engines[index].advance(to: place.time))
         }
-        switch engines[owner].add(record, at: position, movesFrontier: movesFrontier) {
+        switch engines[owner].add(record, at: place) {
         case .replayed(let reports):
             return .replayed(Self.merged(others + [reports]))
         case .late(let by, let record, let reports):
             return .late(by: by, record, Self.merged(others + [reports]))
         }
+    }
+
+    /// Adds a record read at `position`, its place in the stream at its own time (records
+    /// added this way must come in the order of their times).
+    public mutating func add(_ record: consuming Record, at position: SourcePosition) -> ReplayEngine.Outcome {
+        let place = StreamPlace(
+            time: record.timestamp, keyDigest: Shard.hash(SessionKey(of: record)), position: position)
+        return add(record, at: place)
     }
 
     /// Reports of several engines, each in order, merged into one order.
@@ -140,7 +145,7 @@ public struct ReplayEngines {
     public mutating func finish(_ body: (consuming SessionReport) -> Void) {
         var lives: [Life] = []
         for index in engines.indices { lives += engines[index].takeLives() }
-        ReplayEngine.end(lives, recordsAdded: engines[0].recordsAdded, body)
+        ReplayEngine.end(lives, body)
     }
 
     /// Ends every life and returns their last reports, in order.

@@ -24,11 +24,8 @@ public struct SessionReport: Hashable, Sendable {
     public var firstTimestamp: Timestamp?
     /// The time of the life's latest record so far.
     public var lastTimestamp: Timestamp?
-    /// The records the engine had read when the report was handed over, or one more than all
-    /// of them when the input ended: see ``order``.
-    public var closeSequence: Int64 = 0
-    /// Orders the reports handed over for the same record: the time the report became due.
-    public var orderTime = Timestamp(milliseconds: 0)
+    /// Where the report goes among every report: what made it due (``SessionOrder``).
+    public var order: SessionOrder
     /// The playbacks of an instrument, in the order they began (last report only).
     public var playbacks: [PlaybackSummary] = []
     /// The value-proposition sessions of an app session, in the order they opened (last report only).
@@ -46,14 +43,9 @@ public struct SessionReport: Hashable, Sendable {
     public init(key: SessionKey, closing: Closing?) {
         self.key = key
         self.closing = closing
+        order = .end(latest: Timestamp(milliseconds: 0), key: key)
     }
 
     /// Whether this is the life's last report, with its rows.
     public var isLast: Bool { closing != nil }
-
-    /// Where the report goes among every report: the record that made it due, then the time
-    /// it became due, then the key.
-    public var order: SessionOrder {
-        SessionOrder(sequence: closeSequence, latest: orderTime, key: key)
-    }
 }

@@ -52,6 +52,8 @@ struct InputReader {
         /// Entries delivered so far: a parked input skips them when it is opened again.
         var entries = 0
         var lines = 0
+        /// Of ``lines``, those of the shard's own: its records, and (shard 1) the lines no key owns.
+        var ownLines = 0
         var rejected = 0
         /// Records more than the reorder window later than a record before them.
         var late = 0
@@ -111,6 +113,12 @@ struct InputReader {
     var lateByInput: [Int] { inputs.map(\.late) }
     /// The lines of each input.
     var linesByInput: [Int] { inputs.map(\.lines) }
+    /// The lines of each input that are the shard's own (all of them without a shard).
+    var ownLinesByInput: [Int] { inputs.map(\.ownLines) }
+    /// With `--shard`, the shard whose records are merged: a record of another shard only moves
+    /// its input's clock, and only shard 1 notes the lines no key owns (rejected lines). What
+    /// a shard counts and notes is its own: the shards' counts add up to one run's.
+    var shard = Shard.all
 
     /// Reads every input to its end and hands its records to `emit` in event-time order, with
     /// the problems.
@@ -143,8 +151,8 @@ struct InputReader {
 
     /// Hands the records the merge lets out on.
     private mutating func release() {
-        while let (record, position, keyDigest) = merge.nextWithKeyDigest() {
-            emit(.record(record, position, keyDigest: keyDigest, late: false))
+        while let (record, place) = merge.nextWithPlace() {
+            emit(.record(record, place))
         }
     }
 
@@ -309,41 +317,35 @@ struct InputReader {
         _ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int,
         known: (keyDigest: UInt64, misspelling: Misspelling?)? = nil
     ) {
-        counts.records += 1
         inputs[index].lines += 1
         switch consume entry {
         case .record(let record, let line):
+            let keyDigest = known?.keyDigest ?? EventTimeMerge.keyDigest(of: record)
+            guard shard.count == 1 || Int(keyDigest % UInt64(shard.count)) + 1 == shard.index else {
+                merge.observe(record.timestamp, from: index)
+                return
+            }
+            counts.records += 1
+            inputs[index].ownLines += 1
             if checksTimestampUnit && timestampWasNumber {
                 let milliseconds = record.timestamp.milliseconds
                 if milliseconds >= 0 && milliseconds < RunWarning.secondsBound {
                     noteSecondsLike(milliseconds, line: line, in: index)
                 }
             }
-            let keyDigest: UInt64
-            let misspelling: Misspelling?
-            if let known {
-                (keyDigest, misspelling) = known
-            } else {
-                keyDigest = EventTimeMerge.keyDigest(of: record)
-                misspelling = Misspelling(of: record, spelling: &spelling)
-            }
+            let misspelling = known.map(\.misspelling) ?? Misspelling(of: record, spelling: &spelling)
             if let misspelling {
                 noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
             }
             let position = SourcePosition(fileRank: index, line: line)
-            switch merge.add(record, at: position, keyDigest: keyDigest, from: index) {
-            case .merged:
-                break
-            case .mergedLate:
+            if merge.add(record, at: position, keyDigest: keyDigest, from: index) == .late {
                 inputs[index].late += 1
                 counts.late += 1
-            case .tooLate(let record):
-                // Earlier than a record already replayed: replayed now if its life has nothing later.
-                inputs[index].late += 1
-                counts.late += 1
-                emit(.record(record, position, keyDigest: keyDigest, late: true))
             }
         case .rejected(let rejection):
+            guard shard.index == 1 else { return }
+            counts.records += 1
+            inputs[index].ownLines += 1
             inputs[index].rejected += 1
             note(.line(rejection))
         }

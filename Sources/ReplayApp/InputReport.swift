@@ -1,5 +1,6 @@
 import EventLog
 import EventModel
+import Foundation
 import Replay
 import ReportEncoding
 
@@ -127,4 +128,38 @@ struct InputSummary {
     var rejected: Int
     var late: Int
     var lateRejected: Int
+}
+
+/// Where a line goes in `rejects.jsonl`: by input, in replay order (its file name, then its
+/// path, as ``ReplayConfiguration/inputOrder(_:)`` sorts them), then by line; a problem with a
+/// whole file after that file's lines. The same order however the run was split into shards
+/// and threads, so that `merge` can put the shards' rejects together.
+struct RejectsOrder: Comparable {
+    var name: String
+    var path: String
+    var line: Int
+
+    /// The order of a problem of the input shown as `file` (`<stdin>` for standard input), at
+    /// `line` (`nil` for the whole file).
+    init(file: String, line: Int?) {
+        path = file == LineReader.displayName(for: "-") ? "-" : file
+        name = (path as NSString).lastPathComponent
+        self.line = line ?? .max
+    }
+
+    static func < (lhs: RejectsOrder, rhs: RejectsOrder) -> Bool {
+        if lhs.name != rhs.name { return lhs.name.precedesInUTF8Order(rhs.name) }
+        if lhs.path != rhs.path { return lhs.path.precedesInUTF8Order(rhs.path) }
+        return lhs.line < rhs.line
+    }
+}
+
+extension InputProblem {
+    /// Where it goes in `rejects.jsonl`.
+    var rejectsOrder: RejectsOrder {
+        switch self {
+        case .line(let rejection), .late(let rejection, _): RejectsOrder(file: rejection.file, line: rejection.line)
+        case .file(let name, _): RejectsOrder(file: name, line: nil)
+        }
+    }
 }

@@ -28,18 +28,16 @@ struct PartitionedFeed {
     /// The problems noted, counted.
     var problems: ProblemLog
 
-    /// A record of the merged stream as every engine sees it: its time, whether it moves the
-    /// clock (it does not when it came later than the reorder window), and its engine.
+    /// A record of the merged stream as every engine sees it: its time there and its engine.
     struct Tick {
         var time: Timestamp
         var engine: Int32
-        var movesFrontier: Bool
     }
 
     /// A batch as one engine gets it: every tick, and its own records in their order.
     private struct EngineBatch {
         var ticks: [Tick]
-        var records: [(Record, SourcePosition)?]
+        var records: [(Record, StreamPlace)?]
     }
 
     /// What one engine made of a batch: its reports in order, and the records it refused as
@@ -178,14 +176,15 @@ struct PartitionedFeed {
     ) {
         var ticks: [Tick] = []
         ticks.reserveCapacity(batchSize)
-        var records = Array(repeating: [(Record, SourcePosition)?](), count: inputs.count)
+        var records = Array(repeating: [(Record, StreamPlace)?](), count: inputs.count)
         var batchProblems = BatchProblems()
+        var endTicks = 0
         func handOver() {
-            batchProblems.records = ticks.count
+            batchProblems.records = ticks.count - endTicks
             problems.put(batchProblems)
             batchProblems = BatchProblems()
             for number in inputs.indices {
-                var own: [(Record, SourcePosition)?] = []
+                var own: [(Record, StreamPlace)?] = []
                 own.reserveCapacity(batchSize / inputs.count + batchSize / 8)
                 swap(&own, &records[number])
                 inputs[number].put(EngineBatch(ticks: ticks, records: own))
@@ -195,15 +194,21 @@ struct PartitionedFeed {
         }
         reader.value.run { item in
             switch consume item {
-            case .record(let record, let position, let keyDigest, let late):
-                let engine = partition.engine(ofKeyDigest: keyDigest)
-                ticks.append(Tick(time: record.timestamp, engine: Int32(engine), movesFrontier: !late))
-                records[engine].append((record, position))
+            case .record(let record, let place):
+                let engine = partition.engine(ofKeyDigest: place.keyDigest)
+                ticks.append(Tick(time: place.time, engine: Int32(engine)))
+                records[engine].append((record, place))
                 if ticks.count >= batchSize { handOver() }
             case .problem(let problem):
                 batchProblems.problems.append((ticks.count, problem))
                 if batchProblems.problems.count >= batchSize { handOver() }
             }
+        }
+        // The clock where one run's last record leaves it, for every engine (a shard's last own
+        // record may be earlier): a tick of no engine's.
+        if let end = reader.value.merge.endTime {
+            ticks.append(Tick(time: end, engine: -1))
+            endTicks = 1
         }
         if !ticks.isEmpty || !batchProblems.problems.isEmpty { handOver() }
         for input in inputs { input.finish() }
@@ -220,7 +225,7 @@ struct PartitionedFeed {
             var own = 0
             for (index, tick) in batch.ticks.enumerated() {
                 guard tick.engine == number else {
-                    let due = engine.advance(to: tick.time, movesFrontier: tick.movesFrontier)
+                    let due = engine.advance(to: tick.time)
                     if !due.isEmpty { result.reports += due }
                     continue
                 }
@@ -233,14 +238,14 @@ struct PartitionedFeed {
                     }
                 }
                 // The dealer gave this engine a record for each of its ticks.
-                guard let (record, position) = batch.records[own].take() else { preconditionFailure() }
+                guard let (record, place) = batch.records[own].take() else { preconditionFailure() }
                 own += 1
-                switch engine.add(record, at: position, movesFrontier: tick.movesFrontier) {
+                switch engine.add(record, at: place) {
                 case .replayed(let due):
                     if !due.isEmpty { result.reports += due }
                 case .late(let by, let record, let due):
                     if !due.isEmpty { result.reports += due }
-                    result.late.append((index, ProblemLog.LateRecord(record, by: by, at: position)))
+                    result.late.append((index, ProblemLog.LateRecord(record, by: by, at: place.position)))
                 }
             }
             results.put(result)

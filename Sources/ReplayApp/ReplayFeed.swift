@@ -24,10 +24,8 @@ enum ReplayEnding {
 struct ReplayFeed {
     /// What the reading thread hands over.
     enum Item {
-        /// A record to replay; `late` when it came after a record already replayed was
-        /// handed over (it does not move the replay's clock).
-        /// `keyDigest` is its ``EventTimeMerge/keyDigest(of:)``.
-        case record(Record, SourcePosition, keyDigest: UInt64, late: Bool)
+        /// A record to replay, at its place in the merged stream.
+        case record(Record, StreamPlace)
         /// A rejected line, or a file that could not be read whole.
         case problem(InputProblem)
     }
@@ -52,14 +50,19 @@ struct ReplayFeed {
     /// Reads with `reader` on a thread of its own while this thread replays what it hands
     /// over, then ends the replay as `ending` says; returns the reader when it is done.
     mutating func run(_ reader: consuming InputReader, ending: ReplayEnding) -> InputReader {
+        let queue = BoundedQueue<[Item?]>(capacity: Self.maxBatchesQueued)
+        let box = ThreadBox(reader)
         defer {
+            // The clock where one run's last record leaves it (a shard's last own record may be earlier).
+            if let end = box.value.merge.endTime {
+                let due = engine.advance(to: end)
+                if !due.isEmpty { pipeline.submit(due) }
+            }
             switch ending {
             case .finish: engine.finish { pipeline.submit([$0]) }
             case .handOverPending: engine.handOverPending { pipeline.submit([$0]) }
             }
         }
-        let queue = BoundedQueue<[Item?]>(capacity: Self.maxBatchesQueued)
-        let box = ThreadBox(reader)
         Thread.start(named: "avt-read") { [box, queue] in
             var batch: [Item?] = []
             batch.reserveCapacity(Self.batchSize)
@@ -85,7 +88,7 @@ struct ReplayFeed {
             // Each item moved out of the batch, not copied.
             for index in batch.indices {
                 if index + Self.prefetchDistance < batch.count,
-                    case .record(let record, _, _, _)? = batch[index + Self.prefetchDistance],
+                    case .record(let record, _)? = batch[index + Self.prefetchDistance],
                     case let address = record.attributesStorageAddress, address != 0
                 {
                     for line in 0..<Self.linesPrefetched {
@@ -101,14 +104,14 @@ struct ReplayFeed {
     /// Replays a record, or notes a problem.
     private mutating func take(_ item: consuming Item) {
         switch consume item {
-        case .record(let record, let position, _, let late):
+        case .record(let record, let place):
             problems.counts.replayed += 1
-            switch engine.add(record, at: position, movesFrontier: !late) {
+            switch engine.add(record, at: place) {
             case .replayed(let due):
                 if !due.isEmpty { pipeline.submit(due) }
             case .late(let by, let record, let due):
                 if !due.isEmpty { pipeline.submit(due) }
-                problems.noteLate(ProblemLog.LateRecord(record, by: by, at: position))
+                problems.noteLate(ProblemLog.LateRecord(record, by: by, at: place.position))
             }
         case .problem(let problem):
             problems.note(problem)

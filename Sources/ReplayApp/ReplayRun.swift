@@ -144,6 +144,7 @@ package struct ReplayRun {
         var reader = InputReader(
             paths: inputs, merge: merge, rejectLimit: arguments.maxRejects, timestampUnit: arguments.timestampUnit,
             decodeThreads: threads)
+        reader.shard = shard ?? .all
         reader.progress = ProgressLine(
             totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count,
             quiet: quiet || !showsProgress)
@@ -176,9 +177,9 @@ package struct ReplayRun {
             counts.inputs.append(
                 InputSummary(
                     name: name, size: identity?.size ?? InputReader.regularFileSize(inputs[index]),
-                    digest: identity?.digestText, lines: reader.linesByInput[index],
+                    digest: identity?.digestText, lines: reader.ownLinesByInput[index],
                     rejected: reader.rejectedByInput[index], late: late, lateRejected: rejected))
-            if let limit = arguments.maxLate, limit.isExceeded(rejected: rejected, of: reader.linesByInput[index]) {
+            if let limit = arguments.maxLate, limit.isExceeded(rejected: rejected, of: reader.ownLinesByInput[index]) {
                 filesOverLimit.append(name)
             }
             if late > 0 && !quiet {
@@ -190,7 +191,7 @@ package struct ReplayRun {
         var saved = RunState.Saved(frontier: engines.frontier)
         saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
-            saved.released = reader.merge.released
+            saved.released = reader.merge.endTime
             counts.carried = engines.openCounts
             saved.lives = engines.openLives
         }

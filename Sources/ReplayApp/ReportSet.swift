@@ -14,6 +14,9 @@ package final class ReportSet {
     /// without `--trace`).
     private let sessionFiles: [ReportWriter?]
     private let rejects: ReportWriter
+    /// The lines of `rejects.jsonl`, written in their order (``RejectsOrder``) when the set is
+    /// staged: a run notes them in the order it reads.
+    private var rejectLines: [(order: RejectsOrder, bytes: [UInt8])] = []
     private let metrics: MetricsReport
     /// The encoder of `metrics.influx`, kept from one session to the next.
     private var influxEncoder = InfluxLineEncoder()
@@ -158,7 +161,7 @@ package final class ReportSet {
 
     /// Writes one problem with the input to `rejects.jsonl`.
     func write(_ problem: InputProblem) {
-        rejects.append(problem.encoded())
+        rejectLines.append((problem.rejectsOrder, problem.encoded()))
     }
 
     /// Appends a session's bytes, as a shard wrote them, to one of the files (`merge`).
@@ -166,9 +169,20 @@ package final class ReportSet {
         sessionFiles[file.rawValue]?.append(bytes)
     }
 
-    /// Appends lines to `rejects.jsonl` (`merge`).
-    func appendRejects(_ bytes: [UInt8]) {
-        rejects.append(bytes)
+    /// Writes a line of a shard's `rejects.jsonl` to `rejects.jsonl` (`merge`).
+    func appendReject(_ bytes: [UInt8], order: RejectsOrder) {
+        rejectLines.append((order, bytes))
+    }
+
+    /// Writes the rejects noted so far in their order (a stable sort: a line's problems, in the
+    /// order noted).
+    private func writeRejectLines() {
+        let sorted = rejectLines.indices.sorted { lhs, rhs in
+            let (left, right) = (rejectLines[lhs].order, rejectLines[rhs].order)
+            return left < right || (!(right < left) && lhs < rhs)
+        }
+        for index in sorted { rejects.append(rejectLines[index].bytes) }
+        rejectLines = []
     }
 
     /// What a shard's `summary.state` holds for `report.html`, besides its summary.
@@ -265,6 +279,7 @@ package final class ReportSet {
             if metricPoints.graphiteAggregates {
                 sessionFiles[SessionFile.graphite.rawValue]?.append(metrics.graphite(aggregates))
             }
+            writeRejectLines()
             for writer in sessionFiles.compactMap({ $0 }) + [rejects] {
                 try writer.stage()
             }
@@ -312,6 +327,7 @@ package final class ReportSet {
     /// Keeps `rejects.jsonl` as it is so far at `path` (beside the report folder), flushed to
     /// disk and renamed into place: what a refused run leaves of its set.
     func keepRejects(at path: String) throws(AtomicFile.WriteError) {
+        writeRejectLines()
         try rejects.stage()
         try rejects.publish(to: path)
     }

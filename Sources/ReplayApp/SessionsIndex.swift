@@ -10,12 +10,14 @@ import ReportEncoding
 /// JSON Lines. The first line is a header,
 /// `{"avtReplaySessionsIndex":1,"files":["playbacks.csv",…,"events.jsonl"]}`; then one line
 /// per session written, in the order written:
-/// `[sequence,latest,"system","id",bytes…]`: the session's ``SessionOrder`` (the records read
-/// when it closed, its latest record's time, its system and id), and the number of bytes it
-/// wrote to each file of the header's `files`, in that order, after the CSV headers.
+/// `[stage,time,digest,rank,line,"system","id",bytes…]`: the hand-over's ``SessionOrder`` (its
+/// stage, 0 for a record, 1 for a deadline, 2 for the end of the input; its time; the record's
+/// key digest as a signed 64-bit number, its input's rank and line, or zeros; the life's system
+/// and id), and the number of bytes it wrote to each file of the header's `files`, in that
+/// order, after the CSV headers.
 enum SessionsIndex {
     /// The header line's format version.
-    static let version = 1
+    static let version = 2
 
     /// One session of the index.
     struct Entry {
@@ -45,8 +47,11 @@ enum SessionsIndex {
         var buffer: [UInt8] = []
         var json = JSONWriter()
         json.beginArray(into: &buffer)
-        json.int(entry.order.sequence, into: &buffer)
-        json.int(entry.order.latest.milliseconds, into: &buffer)
+        json.int(Int64(entry.order.stage.rawValue), into: &buffer)
+        json.int(entry.order.time.milliseconds, into: &buffer)
+        json.int(Int64(bitPattern: entry.order.keyDigest), into: &buffer)
+        json.int(Int64(entry.order.position.fileRank), into: &buffer)
+        json.int(Int64(entry.order.position.line), into: &buffer)
         json.string(entry.order.key.system.rawValue, into: &buffer)
         json.string(entry.order.key.id, into: &buffer)
         for count in entry.bytes { json.int(Int64(count), into: &buffer) }
@@ -71,13 +76,17 @@ enum SessionsIndex {
 
         init(from decoder: any Decoder) throws {
             var fields = try decoder.unkeyedContainer()
-            let sequence = try fields.decode(Int64.self)
-            let latest = try fields.decode(Int64.self)
+            let stage = try fields.decode(Int.self)
+            let time = try fields.decode(Int64.self)
+            let digest = try fields.decode(Int64.self)
+            let rank = try fields.decode(Int.self)
+            let line = try fields.decode(Int.self)
             let systemName = try fields.decode(String.self)
             let id = try fields.decode(String.self)
             var bytes: [Int] = []
             while !fields.isAtEnd { bytes.append(try fields.decode(Int.self)) }
-            guard let system = MetricSystem(rawValue: systemName), bytes.count == SessionFile.allCases.count,
+            guard let system = MetricSystem(rawValue: systemName), let stage = SessionOrder.Stage(rawValue: stage),
+                bytes.count == SessionFile.allCases.count,
                 bytes.allSatisfy({ $0 >= 0 })
             else {
                 throw DecodingError.dataCorrupted(
@@ -85,8 +94,8 @@ enum SessionsIndex {
             }
             entry = Entry(
                 order: SessionOrder(
-                    sequence: sequence, latest: Timestamp(milliseconds: latest),
-                    key: SessionKey(system: system, id: id)),
+                    stage: stage, time: Timestamp(milliseconds: time), keyDigest: UInt64(bitPattern: digest),
+                    position: SourcePosition(fileRank: rank, line: line), key: SessionKey(system: system, id: id)),
                 bytes: bytes)
         }
     }

@@ -10,8 +10,7 @@ import ReportEncoding
 /// unsharded run writes them (their ``SessionOrder``, from each shard's `sessions.index`,
 /// whose entries are already in that order: a k-way merge); `summary.csv` and
 /// `aggregates.csv` (and the `--aggregate` points) are rebuilt from the shards' merged
-/// `summary.state`; `rejects.jsonl`, the same in every shard since each reads all input, is
-/// written once.
+/// `summary.state`; `rejects.jsonl` from the shards' lines, in its order (``RejectsOrder``).
 package struct ShardMerger {
     package struct Failure: Error, CustomStringConvertible {
         package var description: String
@@ -43,7 +42,32 @@ package struct ShardMerger {
         return option.flatMap { Int64($0.dropFirst(prefix.count)) } ?? HTMLReport.Page.defaultBreakdownMinimumViews
     }
     /// The foot of the page: every shard read the same input with the same options.
-    package var provenance: HTMLReport.Provenance { shards[0].state.provenance }
+    /// The foot of the page: the inputs and options of every shard, the counts of all of them
+    /// added (each shard counts its own records; shard 1 the lines no key owns).
+    package var provenance: HTMLReport.Provenance {
+        var merged = shards[0].state.provenance
+        for shard in shards.dropFirst() {
+            let other = shard.state.provenance
+            for index in merged.inputs.indices where other.inputs.indices.contains(index) {
+                merged.inputs[index].lines += other.inputs[index].lines
+                merged.inputs[index].rejected += other.inputs[index].rejected
+                merged.inputs[index].late += other.inputs[index].late
+            }
+            merged.rejectedLines += other.rejectedLines
+            merged.lateRecords += other.lateRecords
+            merged.lateRejected += other.lateRejected
+            if var carried = merged.carried, let more = other.carried {
+                carried.instruments += more.instruments
+                carried.openPlaybacks += more.openPlaybacks
+                carried.appSessions += more.appSessions
+                carried.openSessions += more.openSessions
+                carried.players += more.players
+                carried.openItems += more.openItems
+                merged.carried = carried
+            }
+        }
+        return merged
+    }
 
     /// Reads the shards' `summary.state` and checks that they can be merged: shards of one
     /// run (the same N and options), each once.
@@ -92,14 +116,14 @@ package struct ShardMerger {
     /// the rejects, and the summary state. Returns the number of sessions and whether any
     /// input was rejected.
     package func merge(into reports: ReportSet) throws(Failure) -> (sessions: Int, hasRejects: Bool) {
-        let rejects = try commonRejects()
+        let rejects = try shardRejects()
         var sessions = 0
         do {
             sessions = try mergeSessions(into: reports)
         } catch {
             throw Failure(description: error.description)
         }
-        reports.appendRejects(rejects)
+        for reject in rejects { reports.appendReject(reject.bytes, order: reject.order) }
         for shard in shards {
             do {
                 let state = shard.state
@@ -117,24 +141,32 @@ package struct ShardMerger {
         return (sessions, !rejects.isEmpty)
     }
 
-    /// `rejects.jsonl`, which every shard must have written alike.
-    private func commonRejects() throws(Failure) -> [UInt8] {
-        var common: [UInt8]?
+    /// The lines of the shards' `rejects.jsonl`, each with its order: every shard writes the
+    /// rejects of its own records, and shard 1 those of the lines no key owns; a problem with a
+    /// whole file, which every shard notes, once.
+    private func shardRejects() throws(Failure) -> [(bytes: [UInt8], order: RejectsOrder)] {
+        struct Place: Decodable {
+            var file: String
+            var line: Int?
+        }
+        let decoder = JSONDecoder()
+        var lines: [(bytes: [UInt8], order: RejectsOrder)] = []
+        var fileProblems: Set<[UInt8]> = []
         for shard in shards {
             let path = Self.path(shard.folder, "rejects.jsonl")
             guard let data = FileManager.default.contents(atPath: path) else {
                 throw Failure(description: "\(path): cannot be read")
             }
-            let bytes = Array(data)
-            if let common, common != bytes {
-                throw Failure(
-                    description:
-                        "\(path) differs from \(Self.path(shards[0].folder, "rejects.jsonl")): the shards did not read the same input"
-                )
+            for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
+                guard let place = try? decoder.decode(Place.self, from: Data(line)) else {
+                    throw Failure(description: "\(path):\(number + 1): not a line of rejects.jsonl")
+                }
+                let bytes = Array(line) + [UInt8(ascii: "\n")]
+                if place.line == nil, !fileProblems.insert(bytes).inserted { continue }
+                lines.append((bytes, RejectsOrder(file: place.file, line: place.line)))
             }
-            common = bytes
         }
-        return common ?? []
+        return lines
     }
 
     /// The next session of one shard, for the k-way merge.

@@ -27,8 +27,8 @@ public struct CollectedReplay {
         }
         for input in ranks.indices { merge.end(input) }
         var engines = ReplayEngines(options: options, shard: shard, count: count)
-        while let (record, position) = merge.next() {
-            switch engines.add(record, at: position) {
+        while let (record, place) = merge.nextWithPlace() {
+            switch engines.add(record, at: place) {
             case .replayed(let due): reports += due
             case .late(_, _, let due):
                 reports += due

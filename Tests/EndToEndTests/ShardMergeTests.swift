@@ -19,7 +19,8 @@ struct ShardMergeTests {
             let folder = root.appendingPathComponent("shard-\(index)")
             let result = try CommandRunner.run(
                 ["--quiet", "--shard", "\(index)/\(shards)", "--out", folder.path] + arguments)
-            #expect(result.status == single.status, "\(result.standardError)")
+            // A shard exits 1 only for rejects of its own (shard 1 has the lines no key owns).
+            #expect(result.status <= single.status, "\(result.standardError)")
             folders.append(folder)
         }
         let merged = root.appendingPathComponent("merged")

@@ -95,8 +95,9 @@ struct ThreadsTests {
         for mode in ["events", "playbacks", "aggregates"] {
             let one = root.appendingPathComponent("\(mode)-1")
             let three = root.appendingPathComponent("\(mode)-3")
-            #expect(try replay(files, threads: 1, into: one, extra: ["--metrics", mode]).status == 0)
-            #expect(try replay(files, threads: 3, into: three, extra: ["--metrics", mode]).status == 0)
+            // Some records are rejected as late (exit 1), the same ones for every N.
+            #expect(try replay(files, threads: 1, into: one, extra: ["--metrics", mode]).status <= 1)
+            #expect(try replay(files, threads: 3, into: three, extra: ["--metrics", mode]).status <= 1)
             try expectSameFiles(three, one, "--metrics \(mode), 3 threads")
         }
     }
@@ -141,10 +142,10 @@ struct ThreadsTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let files = try generate("hosts:3", into: root.appendingPathComponent("hosts"))
         let reference = root.appendingPathComponent("run-0")
-        #expect(try replay(files, threads: 8, into: reference, extra: ["--trace"]).status == 0)
+        #expect(try replay(files, threads: 8, into: reference, extra: ["--trace"]).status <= 1)
         for run in 1..<20 {
             let out = root.appendingPathComponent("run-\(run)")
-            #expect(try replay(files, threads: 8, into: out, extra: ["--trace"]).status == 0)
+            #expect(try replay(files, threads: 8, into: out, extra: ["--trace"]).status <= 1)
             try expectSameFiles(out, reference, "run \(run)")
             try FileManager.default.removeItem(at: out)
         }

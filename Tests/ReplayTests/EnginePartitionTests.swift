@@ -55,8 +55,8 @@ struct EnginePartitionTests {
         return records
     }
 
-    /// Replays as the command line does: merged with a reorder window of ten minutes, a record
-    /// later than that added at once without moving the clock; then every life ended.
+    /// Replays as the command line does: merged with a reorder window of ten minutes (a record
+    /// later than that at its input's clock less the window); then every life ended.
     private static func replay(_ records: [(Record, SourcePosition)], engines count: Int) -> (
         reports: [SessionReport], late: [SourcePosition]
     ) {
@@ -65,22 +65,20 @@ struct EnginePartitionTests {
         var merge = EventTimeMerge(inputs: 3, maxLateness: 600_000)
         var reports: [SessionReport] = []
         var late: [SourcePosition] = []
-        func add(_ record: consuming Record, at position: SourcePosition, movesFrontier: Bool) {
-            switch engines.add(record, at: position, movesFrontier: movesFrontier) {
+        func add(_ record: consuming Record, at place: StreamPlace) {
+            switch engines.add(record, at: place) {
             case .replayed(let due): reports += due
             case .late(_, _, let due):
                 reports += due
-                late.append(position)
+                late.append(place.position)
             }
         }
         for (record, position) in records {
-            if case .tooLate(let record) = merge.add(record, at: position, from: position.fileRank) {
-                add(record, at: position, movesFrontier: false)
-            }
-            while let (record, position) = merge.next() { add(record, at: position, movesFrontier: true) }
+            _ = merge.add(record, at: position, from: position.fileRank)
+            while let (record, place) = merge.nextWithPlace() { add(record, at: place) }
         }
         for input in 0..<3 { merge.end(input) }
-        while let (record, position) = merge.next() { add(record, at: position, movesFrontier: true) }
+        while let (record, place) = merge.nextWithPlace() { add(record, at: place) }
         reports += engines.finish()
         return (reports, late)
     }

@@ -10,8 +10,8 @@ struct EventTimeMergeTests {
         .avt(AVTRecord(timestamp: Timestamp(milliseconds: time), instrument: instrument, tracker: 0, action: "Ping"))
     }
 
-    private static func order(_ taken: (record: Record, position: SourcePosition)) -> (Int64, UInt64, SourcePosition) {
-        (taken.record.timestamp.milliseconds, Shard.hash(SessionKey(of: taken.record)), taken.position)
+    private static func order(_ taken: (record: Record, place: StreamPlace)) -> (Int64, UInt64, SourcePosition) {
+        (taken.record.timestamp.milliseconds, Shard.hash(SessionKey(of: taken.record)), taken.place.position)
     }
 
     /// Three inputs whose times interleave (the first one out moves from input to input),
@@ -24,7 +24,7 @@ struct EventTimeMergeTests {
 
     @Test func recordsComeOutInOrderWhicheverInputHoldsTheFirst() {
         var merge = EventTimeMerge(inputs: Self.inputs.count, maxLateness: 10)
-        var out: [(record: Record, position: SourcePosition)] = []
+        var out: [(record: Record, place: StreamPlace)] = []
         // Read as the reader does: a record at a time from the input with the lowest clock.
         var next = Array(repeating: 0, count: Self.inputs.count)
         while let input = merge.inputToRead() {
@@ -34,31 +34,51 @@ struct EventTimeMergeTests {
                 let (time, id) = Self.inputs[input][next[input]]
                 next[input] += 1
                 let position = SourcePosition(fileRank: input, line: next[input])
-                guard case .merged = merge.add(Self.record(time, id), at: position, from: input) else {
+                guard case .inOrder = merge.add(Self.record(time, id), at: position, from: input) else {
                     Issue.record("record \(time) of input \(input) not merged in order")
                     continue
                 }
             }
-            while let taken = merge.next() { out.append(taken) }
+            while let taken = merge.nextWithPlace() { out.append(taken) }
         }
-        while let taken = merge.next() { out.append(taken) }
+        while let taken = merge.nextWithPlace() { out.append(taken) }
         #expect(out.count == Self.inputs.joined().count)
         #expect(merge.waiting == 0)
         let orders = out.map(Self.order)
         #expect(zip(orders, orders.dropFirst()).allSatisfy { $0 < $1 })
+        #expect(out.allSatisfy { $0.place.time == $0.record.timestamp })
         #expect(out.map(\.record.timestamp.milliseconds).prefix(4) == [5, 10, 11, 12])
     }
 
-    @Test func aRecordEarlierThanOneAlreadyOutIsGivenBack() {
-        var merge = EventTimeMerge(inputs: 1, maxLateness: 0)
-        _ = merge.add(Self.record(10, "a"), at: SourcePosition(fileRank: 0, line: 1), from: 0)
-        _ = merge.add(Self.record(20, "a"), at: SourcePosition(fileRank: 0, line: 2), from: 0)
-        #expect(merge.next()?.record.timestamp.milliseconds == 10)
-        let placement = merge.add(Self.record(5, "a"), at: SourcePosition(fileRank: 0, line: 3), from: 0)
-        guard case .tooLate(let record) = placement else {
-            Issue.record("a record earlier than one out was merged")
-            return
+    /// A record more than the window earlier than its input's clock comes out at that clock
+    /// less the window: after every record before that time, whatever is out already.
+    @Test func aLateRecordTakesItsInputsClockLessTheWindow() {
+        var merge = EventTimeMerge(inputs: 1, maxLateness: 3)
+        #expect(merge.add(Self.record(10, "a"), at: SourcePosition(fileRank: 0, line: 1), from: 0) == .inOrder)
+        #expect(merge.add(Self.record(20, "a"), at: SourcePosition(fileRank: 0, line: 2), from: 0) == .inOrder)
+        #expect(merge.nextWithPlace()?.record.timestamp.milliseconds == 10)
+        #expect(merge.add(Self.record(5, "a"), at: SourcePosition(fileRank: 0, line: 3), from: 0) == .late)
+        #expect(merge.add(Self.record(18, "a"), at: SourcePosition(fileRank: 0, line: 4), from: 0) == .inOrder)
+        merge.end(0)
+        var out: [(Int64, Int64)] = []
+        while let (record, place) = merge.nextWithPlace() {
+            out.append((record.timestamp.milliseconds, place.time.milliseconds))
         }
-        #expect(record.timestamp.milliseconds == 5)
+        #expect(out.map(\.0) == [5, 18, 20])
+        #expect(out.map(\.1) == [17, 18, 20])
+    }
+
+    /// No record comes out earlier than the clock an earlier run left.
+    @Test func noRecordComesOutBeforeTheResumedClock() {
+        var merge = EventTimeMerge(inputs: 1, maxLateness: 1_000)
+        merge.resume(released: Timestamp(milliseconds: 100))
+        #expect(merge.add(Self.record(50, "a"), at: SourcePosition(fileRank: 0, line: 1), from: 0) == .late)
+        #expect(merge.add(Self.record(150, "b"), at: SourcePosition(fileRank: 0, line: 2), from: 0) == .inOrder)
+        merge.end(0)
+        #expect(
+            merge.nextWithPlace().map { ($0.record.timestamp.milliseconds, $0.place.time.milliseconds) } ?? (0, 0) == (
+                50, 100
+            ))
+        #expect(merge.nextWithPlace()?.place.time.milliseconds == 150)
     }
 }

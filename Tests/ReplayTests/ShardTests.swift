@@ -64,8 +64,8 @@ struct ShardTests {
         let merged = shards.flatMap { $0 }.sorted { $0.order < $1.order }
         #expect(merged == whole)
         #expect(shards.allSatisfy { !$0.isEmpty })
-        // The closing sequence matters: ordering by latest record alone would differ.
-        let byLatest = whole.sorted { ($0.order.latest, $0.key) < ($1.order.latest, $1.key) }
+        // The stage matters: ordering by time alone would differ (the ends of the input last).
+        let byLatest = whole.sorted { ($0.order.time, $0.key) < ($1.order.time, $1.key) }
         #expect(byLatest.map { $0.key } != whole.map { $0.key })
         #expect(zip(whole, whole.dropFirst()).allSatisfy { $0.order < $1.order })
     }
