@@ -1,3 +1,5 @@
+import EventModel
+
 /// Reads one event-log input (a file, or `-` for standard input; gzip or plain) a few entries
 /// at a time, so that many inputs can be read interleaved: the pull-based counterpart of
 /// ``EventLogReader/forEachEntry(_:)``, with the same entries in the same order.
@@ -29,6 +31,14 @@ package final class EntrySource {
     private let lines: LineSource
     private let decoder: RecordDecoder
     private var isFinished = false
+    /// Whether the input is a partition's part file (``PartLine``): each line is decoded at
+    /// the input line number it gives, and ``placeTime`` says where a late record goes.
+    private let isPart: Bool
+    /// The longest line of the input the part file was split from.
+    private let inputMaxLineLength: Int
+    /// For a part file, the time of the place of the record being delivered when it came
+    /// late (`nil` otherwise): set before each entry is handed over.
+    package private(set) var placeTime: Timestamp?
 
     /// Opens `path` (`-` for standard input); reading starts with the first ``next(upTo:_:)``.
     ///
@@ -39,10 +49,17 @@ package final class EntrySource {
     ///     memory than a source: let the sources read on one thread share one.
     /// - Throws: ``EventLogError`` when the file cannot be opened or is a directory.
     package init(
-        path: String, configuration: LineReaderConfiguration = LineReaderConfiguration(), decoder: RecordDecoder
+        path: String, configuration: LineReaderConfiguration = LineReaderConfiguration(), decoder: RecordDecoder,
+        isPart: Bool = false, displayName: String? = nil
     ) throws(EventLogError) {
-        lines = try LineSource(path: path, displayName: LineReader.displayName(for: path), configuration: configuration)
+        var configuration = configuration
+        inputMaxLineLength = configuration.maxLineLength
+        // A part line is its input line with a prefix of at most 40 bytes.
+        if isPart { configuration.maxLineLength += 64 }
+        lines = try LineSource(
+            path: path, displayName: displayName ?? LineReader.displayName(for: path), configuration: configuration)
         self.decoder = decoder
+        self.isPart = isPart
     }
 
     /// Reads on, handing `body` the next entries in line order, at most `limit` of them.
@@ -56,7 +73,8 @@ package final class EntrySource {
         guard !isFinished else { return false }
         let decoder = self.decoder
         let file = lines.displayName
-        let maxLineLength = lines.configuration.maxLineLength
+        let maxLineLength = inputMaxLineLength
+        let isPart = self.isPart
         var last = lineNumber
         defer { lineNumber = last }
         func deliver(_ event: LineEvent) {
@@ -64,7 +82,11 @@ package final class EntrySource {
             case .line(let line): last = line.number
             case .tooLong(let number, _): last = number
             }
-            decoder.deliver(event, file: file, maxLineLength: maxLineLength, to: body)
+            guard isPart else {
+                decoder.deliver(event, file: file, maxLineLength: maxLineLength, to: body)
+                return
+            }
+            deliverPart(event, file: file, maxLineLength: maxLineLength, to: body)
         }
         let more: Bool
         do {
@@ -75,6 +97,35 @@ package final class EntrySource {
         }
         if !more { close() }
         return more
+    }
+
+    /// Delivers the entry of a part file's line (``PartLine``) at its input's line number.
+    private func deliverPart(
+        _ event: LineEvent, file: String, maxLineLength: Int, to body: (consuming LogEntry) -> Void
+    ) {
+        placeTime = nil
+        guard case .line(let part) = event, let (number, mark, start) = PartLine.parsePrefix(part.bytes) else {
+            let number: Int
+            let bytes: UnsafeRawBufferPointer
+            switch event {
+            case .line(let line): (number, bytes) = (line.number, line.bytes)
+            case .tooLong(let line, let prefix): (number, bytes) = (line, prefix)
+            }
+            let reason = "not a line of a partition's part file (avt-replay partition)"
+            body(.rejected(RejectedLine(file: file, line: number, reason: reason, bytes: bytes)))
+            return
+        }
+        let text = UnsafeRawBufferPointer(rebasing: part.bytes[start...])
+        switch mark {
+        case .tooLong:
+            decoder.deliver(
+                .tooLong(lineNumber: number, prefix: text), file: file, maxLineLength: maxLineLength, to: body)
+            return
+        case .late(let time): placeTime = time
+        case .inOrder: break
+        }
+        let line = Line(number: number, bytes: text, readableCount: part.readableCount - start)
+        decoder.deliver(.line(line), file: file, maxLineLength: maxLineLength, to: body)
     }
 
     /// Releases the buffers and closes the file; later calls of ``next(upTo:_:)`` deliver

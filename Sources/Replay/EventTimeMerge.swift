@@ -107,17 +107,21 @@ package struct EventTimeMerge {
     }
 
     /// Adds a record of `input` whose ``keyDigest(of:)`` is known.
+    /// `placeTime`: the time of its place when it came late in the input it was split from (a
+    /// partition's part file); the input's clock is then that of the part file.
     package mutating func add(
-        _ record: consuming Record, at position: SourcePosition, keyDigest: UInt64, from input: Int
+        _ record: consuming Record, at position: SourcePosition, keyDigest: UInt64, from input: Int,
+        placeTime: Timestamp? = nil
     ) -> Placement {
         let timestamp = record.timestamp
-        var time = timestamp
+        let own = placeTime ?? timestamp
+        var time = own
         if let clock = clocks[input] {
             let earliest = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
-            if timestamp < earliest { time = earliest }
-            if timestamp > clock { clocks[input] = timestamp }
+            if own < earliest { time = earliest }
+            if own > clock { clocks[input] = own }
         } else {
-            clocks[input] = timestamp
+            clocks[input] = own
         }
         // Only a resumed clock can be later than the input's clock less the window (see above).
         if let released, time < released { time = released }
@@ -152,7 +156,16 @@ package struct EventTimeMerge {
     /// shards included), or the clock an earlier run left. A shard, which replays only its own
     /// records, moves its clock there at the end, where one run's last record leaves it.
     package var endTime: Timestamp? {
-        ([released] + clocks).compactMap { $0 }.max()
+        ([released, inputEnd] + clocks).compactMap { $0 }.max()
+    }
+
+    /// The time the whole input ends when this merge has only part of it (a partition's
+    /// shard): ``endTime`` is no earlier.
+    private var inputEnd: Timestamp?
+
+    /// Sets the time the whole input ends, of which this merge has a part.
+    package mutating func observeEnd(_ time: Timestamp) {
+        inputEnd = max(inputEnd ?? time, time)
     }
 
     /// Moves `input`'s clock with the time of a record that is not merged (one of another

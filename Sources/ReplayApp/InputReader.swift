@@ -34,6 +34,8 @@ struct InputReader {
     var progress: ProgressLine?
     private var inputs: [Input]
     private let decoder = RecordDecoder()
+    /// The partition whose part files are read, if they are.
+    private let partition: PartitionManifest?
     /// How many threads decode blocks; 1: the reading thread itself.
     let decodeThreads: Int
     /// The decoding threads, while ``run(_:)`` runs with more than one.
@@ -75,14 +77,24 @@ struct InputReader {
     /// `timestampUnit` is `--ts-unit`: without it a `ts` number is milliseconds, and one that
     /// looks like seconds is warned of. `decodeThreads` threads decode the inputs (when more
     /// than one) while the reading thread merges.
+    ///
+    /// With a `partition`, `paths` are the part files of one of its shards (``PartLine``), by
+    /// rank: they are read on the reading thread, named by the inputs they were split from,
+    /// with the time the whole input ends and its problems with whole files.
     init(
         paths: [String], merge: EventTimeMerge, rejectLimit: RejectLimit?,
-        timestampUnit: RecordDecoder.TimestampUnit? = nil, decodeThreads: Int = 1
+        timestampUnit: RecordDecoder.TimestampUnit? = nil, decodeThreads: Int = 1,
+        partition: PartitionManifest? = nil
     ) {
         self.merge = merge
         self.rejectLimit = rejectLimit
-        self.decodeThreads = decodeThreads
-        inputs = paths.map { Input(path: $0, name: LineReader.displayName(for: $0)) }
+        self.partition = partition
+        self.decodeThreads = partition == nil ? decodeThreads : 1
+        if let partition, let end = partition.end { self.merge.observeEnd(Timestamp(milliseconds: end)) }
+        inputs = paths.enumerated().map { index, path in
+            let name = partition.map { $0.inputs[index].path } ?? path
+            return Input(path: path, name: LineReader.displayName(for: name))
+        }
         decoder.timestampUnit = timestampUnit ?? .milliseconds
         checksTimestampUnit = timestampUnit == nil
     }
@@ -133,6 +145,7 @@ struct InputReader {
             decoding = nil
         }
         counts.files = inputs.count
+        for problem in partition?.problems ?? [] { note(.file(name: problem.file, message: problem.message)) }
         for index in inputs.indices {
             if let problem = Self.precheck(inputs[index].path) {
                 note(.file(name: inputs[index].name, message: problem))
@@ -170,7 +183,8 @@ struct InputReader {
         do {
             more = try source.next(upTo: limit) { entry in
                 inputs[index].entries += 1
-                take(entry, timestampWasNumber: decoder.lastTimestampWasNumber, from: index)
+                take(
+                    entry, timestampWasNumber: decoder.lastTimestampWasNumber, from: index, placeTime: source.placeTime)
             }
         } catch {
             note(.file(name: error.file, message: error.message))
@@ -260,7 +274,8 @@ struct InputReader {
         let source: EntrySource
         do {
             source = try EntrySource(
-                path: inputs[index].path, configuration: Self.sourceConfiguration, decoder: decoder)
+                path: inputs[index].path, configuration: Self.sourceConfiguration, decoder: decoder,
+                isPart: partition != nil, displayName: inputs[index].name)
             let skip = inputs[index].entries
             if skip > 0 {
                 // A parked input: its first entries are in the merge already.
@@ -315,7 +330,7 @@ struct InputReader {
     /// ``KeyedBlock``).
     private mutating func take(
         _ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int,
-        known: (keyDigest: UInt64, misspelling: Misspelling?)? = nil
+        known: (keyDigest: UInt64, misspelling: Misspelling?)? = nil, placeTime: Timestamp? = nil
     ) {
         inputs[index].lines += 1
         switch consume entry {
@@ -338,7 +353,7 @@ struct InputReader {
                 noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
             }
             let position = SourcePosition(fileRank: index, line: line)
-            if merge.add(record, at: position, keyDigest: keyDigest, from: index) == .late {
+            if merge.add(record, at: position, keyDigest: keyDigest, from: index, placeTime: placeTime) == .late {
                 inputs[index].late += 1
                 counts.late += 1
             }

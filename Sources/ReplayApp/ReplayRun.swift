@@ -96,6 +96,17 @@ package struct ReplayRun {
         func failed(_ status: ExitStatus, _ counts: RunCounts = RunCounts()) -> RunOutcome {
             RunOutcome(status: status, counts: counts, folder: folder)
         }
+        let partition: (manifest: PartitionManifest, shard: Int, folder: String)?
+        do {
+            partition = try PartitionManifest.locate(inputs)
+        } catch {
+            printError("avt-replay: \(error); nothing was written")
+            return failed(.inputFailed)
+        }
+        if let partition, let refusal = refusal(of: partition, inputs: inputs) {
+            printError("avt-replay: \(refusal); nothing was written")
+            return failed(.inputFailed)
+        }
         var plan: StatePlan?
         if let state {
             do {
@@ -143,7 +154,7 @@ package struct ReplayRun {
         let pipeline = ReplayPipeline(reports: reports, freesOnAThreadOfItsOwn: threads > 1)
         var reader = InputReader(
             paths: inputs, merge: merge, rejectLimit: arguments.maxRejects, timestampUnit: arguments.timestampUnit,
-            decodeThreads: threads)
+            decodeThreads: threads, partition: partition?.manifest)
         reader.shard = shard ?? .all
         reader.progress = ProgressLine(
             totalBytes: inputs.reduce(0) { $0 + InputReader.fileSize($1) }, files: inputs.count,
@@ -176,7 +187,9 @@ package struct ReplayRun {
             let identity = plan?.identities[index]
             counts.inputs.append(
                 InputSummary(
-                    name: name, size: identity?.size ?? InputReader.regularFileSize(inputs[index]),
+                    name: name,
+                    size: partition?.manifest.inputs[index].size ?? identity?.size
+                        ?? InputReader.regularFileSize(inputs[index]),
                     digest: identity?.digestText, lines: reader.ownLinesByInput[index],
                     rejected: reader.rejectedByInput[index], late: late, lateRejected: rejected))
             if let limit = arguments.maxLate, limit.isExceeded(rejected: rejected, of: reader.ownLinesByInput[index]) {
@@ -308,6 +321,33 @@ package struct ReplayRun {
             warnings.append(warning)
         }
         return warnings
+    }
+
+    /// Why the part files of a partition's shard folder cannot be replayed as given, if they cannot.
+    private func refusal(
+        of partition: (manifest: PartitionManifest, shard: Int, folder: String), inputs: [String]
+    ) -> String? {
+        let (manifest, index, folder) = partition
+        guard let shard, shard.count == manifest.shards, shard.index == index else {
+            return "\(folder) holds shard \(index) of a partition into \(manifest.shards): replay it with "
+                + "--shard \(index)/\(manifest.shards)"
+        }
+        let expected = manifest.inputs.indices.map { Partition.partName(rank: $0) }
+        guard inputs.map({ ($0 as NSString).lastPathComponent }) == expected,
+            Set(inputs.map { ($0 as NSString).deletingLastPathComponent }).count == 1
+        else {
+            return "give every part file of \(folder) (\(folder)/*), and nothing else: the partition has "
+                + "\(manifest.inputs.count) inputs"
+        }
+        if manifest.maxLateness != arguments.maxLateness {
+            return "\(folder): the partition was made with --max-lateness \(manifest.maxLateness) ms; "
+                + "replay its shards with the same"
+        }
+        if manifest.timestampUnit != (arguments.timestampUnit?.rawValue ?? "ms") {
+            return "\(folder): the partition was made with --ts-unit \(manifest.timestampUnit); "
+                + "replay its shards with the same"
+        }
+        return nil
     }
 
     /// The foot of `report.html`: the inputs by file name (without their folders, so that the

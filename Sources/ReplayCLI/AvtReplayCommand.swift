@@ -69,7 +69,8 @@ struct AvtReplayCommand: ParsableCommand {
               avt-replay --generate-completion-script bash  # completions: bash, zsh, fish
             """,
         subcommands: [
-            ReplayCommand.self, MergeCommand.self, FlushCommand.self, CheckCommand.self, DiffCommand.self,
+            ReplayCommand.self, MergeCommand.self, PartitionCommand.self, FlushCommand.self, CheckCommand.self,
+            DiffCommand.self,
             VersionCommand.self,
         ],
         defaultSubcommand: ReplayCommand.self

@@ -1,0 +1,282 @@
+import EventLog
+import EventModel
+import Foundation
+import Replay
+
+/// `avt-replay partition`: one pass over the inputs that splits their lines among the `N`
+/// shards of a sharded run, so that each shard reads only its own (docs/sharding.md).
+///
+/// The folder it writes:
+/// - `partition.json` (``PartitionManifest``), written last: the shards, the options the pass
+///   depends on, the inputs (path, size, lines) in replay order, the time the input ends, and
+///   the problems with whole files.
+/// - `K/NNNNN.part` for each shard `K` and each input of rank `NNNNN` (from 00000, in replay
+///   order): the lines of that input whose key hashes to shard `K` (the hash of ``Shard``), in
+///   their order, and in shard 1 the lines no key owns (lines that are not a record). Each line
+///   is `LINE<TAB>TEXT`: its line number in the input, then the line as read; `LINE:TIME<TAB>TEXT`
+///   for a record that came late (its place's time, see `EventTimeMerge`), `LINE!<TAB>PREFIX`
+///   for a line longer than the limit (its first bytes). Plain text, not compressed: written
+///   and read once, soon after.
+///
+/// A record's place in the merged stream depends only on the lines before it in its own file
+/// (docs/time.md), so the pass reads each input on its own, on as many threads as it is given.
+package enum Partition {
+    /// The manifest's file name.
+    package static let manifestName = "partition.json"
+
+    /// The name of the part file of the input of `rank`.
+    package static func partName(rank: Int) -> String {
+        let digits = String(rank)
+        return String(repeating: "0", count: max(0, 5 - digits.count)) + digits + ".part"
+    }
+
+    /// Splits `paths` (in replay order) into `out`, which must not exist yet or be an earlier
+    /// partition's folder (then it is replaced whole, once the new one is complete).
+    package static func run(
+        paths: [String], shards: Int, out: String, maxLateness: Int64,
+        timestampUnit: RecordDecoder.TimestampUnit?, threads: Int
+    ) throws -> PartitionManifest {
+        let fileManager = FileManager.default
+        let parent = (out as NSString).deletingLastPathComponent
+        let staging = (parent.isEmpty ? "." : parent) + "/.\((out as NSString).lastPathComponent).partitioning"
+        try? fileManager.removeItem(atPath: staging)
+        for shard in 1...shards {
+            try fileManager.createDirectory(atPath: "\(staging)/\(shard)", withIntermediateDirectories: true)
+        }
+        let work = SplitWork(count: paths.count)
+        DispatchQueue.concurrentPerform(iterations: max(1, min(threads, paths.count))) { _ in
+            while let rank = work.next() {
+                let result = split(
+                    path: paths[rank], rank: rank, shards: shards, into: staging, maxLateness: maxLateness,
+                    timestampUnit: timestampUnit)
+                work.finish(rank, result)
+            }
+        }
+        let results = work.results
+        var manifest = PartitionManifest(
+            shards: shards, maxLateness: maxLateness, timestampUnit: timestampUnit?.rawValue ?? "ms")
+        for (rank, path) in paths.enumerated() {
+            guard let result = results[rank] else { continue }
+            if let failure = result.writeFailure {
+                try? fileManager.removeItem(atPath: staging)
+                throw AtomicFile.WriteError(path: failure.path, reason: failure.reason)
+            }
+            manifest.inputs.append(
+                .init(path: path, size: InputReader.regularFileSize(path), lines: result.lines))
+            if let clock = result.clock?.milliseconds { manifest.end = max(manifest.end ?? clock, clock) }
+            if let problem = result.problem {
+                manifest.problems.append(.init(file: problem.file, message: problem.message))
+            }
+        }
+        try AtomicFile.write(try manifest.encoded(), to: "\(staging)/\(manifestName)")
+        let previous = out + ".replaced"
+        if fileManager.fileExists(atPath: out) {
+            guard fileManager.fileExists(atPath: "\(out)/\(manifestName)") else {
+                try? fileManager.removeItem(atPath: staging)
+                throw AtomicFile.WriteError(path: out, reason: "it exists and is not a partition's folder")
+            }
+            try? fileManager.removeItem(atPath: previous)
+            try fileManager.moveItem(atPath: out, toPath: previous)
+        }
+        try fileManager.moveItem(atPath: staging, toPath: out)
+        try? fileManager.removeItem(atPath: previous)
+        return manifest
+    }
+
+    /// What splitting one input gave.
+    fileprivate struct InputResult: @unchecked Sendable {
+        var lines = 0
+        /// The latest time among its records.
+        var clock: Timestamp?
+        var problem: (file: String, message: String)?
+        var writeFailure: (path: String, reason: String)?
+    }
+
+    /// Splits one input into its part files, one per shard.
+    private static func split(
+        path: String, rank: Int, shards: Int, into folder: String, maxLateness: Int64,
+        timestampUnit: RecordDecoder.TimestampUnit?
+    ) -> InputResult {
+        var result = InputResult()
+        let writers = (1...shards).map { PartWriter(path: "\(folder)/\($0)/\(partName(rank: rank))") }
+        defer {
+            for writer in writers where result.writeFailure == nil {
+                if let reason = writer.close() { result.writeFailure = (writer.path, reason) }
+            }
+        }
+        if let problem = InputReader.precheck(path) {
+            result.problem = (LineReader.displayName(for: path), problem)
+            return result
+        }
+        let decoder = RecordDecoder()
+        decoder.timestampUnit = timestampUnit ?? .milliseconds
+        do {
+            let reader = try LineReader(path: path, configuration: InputReader.sourceConfiguration)
+            try reader.forEachLine { event in
+                result.lines += 1
+                switch event {
+                case .line(let line):
+                    switch decoder.decode(line) {
+                    case .record(let record):
+                        let timestamp = record.timestamp
+                        var mark = PartLine.Mark.inOrder
+                        if let clock = result.clock {
+                            let earliest = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
+                            if timestamp < earliest { mark = .late(earliest) }
+                        }
+                        if result.clock.map({ timestamp > $0 }) ?? true { result.clock = timestamp }
+                        let shard = Int(EventTimeMerge.keyDigest(of: record) % UInt64(shards))
+                        writers[shard].append(line: line.number, mark: mark, text: line.bytes)
+                    case .rejected:
+                        writers[0].append(line: line.number, mark: .inOrder, text: line.bytes)
+                    }
+                case .tooLong(let number, let prefix):
+                    writers[0].append(line: number, mark: .tooLong, text: prefix)
+                }
+            }
+        } catch let error as EventLogError {
+            result.problem = (error.file, error.message)
+        } catch {
+            result.problem = (LineReader.displayName(for: path), "\(error)")
+        }
+        return result
+    }
+}
+
+/// The part file of one input for one shard, written through a buffer.
+private final class PartWriter {
+    let path: String
+    private var buffer: [UInt8] = []
+    private var handle: FileHandle?
+    private var failure: String?
+
+    init(path: String) {
+        self.path = path
+        if FileManager.default.createFile(atPath: path, contents: nil) {
+            handle = FileHandle(forWritingAtPath: path)
+        }
+        if handle == nil { failure = "cannot create the file" }
+        buffer.reserveCapacity(Self.flushSize)
+    }
+
+    private static let flushSize = 256 << 10
+
+    func append(line: Int, mark: PartLine.Mark, text: UnsafeRawBufferPointer) {
+        buffer.append(contentsOf: String(line).utf8)
+        switch mark {
+        case .inOrder: break
+        case .late(let time):
+            buffer.append(UInt8(ascii: ":"))
+            buffer.append(contentsOf: String(time.milliseconds).utf8)
+        case .tooLong: buffer.append(UInt8(ascii: "!"))
+        }
+        buffer.append(UInt8(ascii: "\t"))
+        buffer.append(contentsOf: text)
+        buffer.append(UInt8(ascii: "\n"))
+        if buffer.count >= Self.flushSize { flush() }
+    }
+
+    private func flush() {
+        guard let handle, failure == nil, !buffer.isEmpty else { return }
+        do {
+            try handle.write(contentsOf: buffer)
+        } catch {
+            failure = "\(error)"
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes what is buffered and closes the file; returns why it failed, if it did.
+    func close() -> String? {
+        flush()
+        try? handle?.close()
+        handle = nil
+        return failure
+    }
+}
+
+/// The inputs the threads of a partition pass take one at a time, and what each gave.
+private final class SplitWork: @unchecked Sendable {
+    private let lock = NSLock()
+    private var taken = 0
+    private let count: Int
+    /// By rank; unchecked Sendable: read only after every thread is done.
+    private(set) var results: [Partition.InputResult?]
+
+    init(count: Int) {
+        self.count = count
+        results = Array(repeating: nil, count: count)
+    }
+
+    /// The rank of the next input to split, or `nil` when all are taken.
+    func next() -> Int? {
+        lock.withLock {
+            guard taken < count else { return nil }
+            taken += 1
+            return taken - 1
+        }
+    }
+
+    func finish(_ rank: Int, _ result: Partition.InputResult) {
+        lock.withLock { results[rank] = result }
+    }
+}
+
+/// `partition.json`: what the shards of a partition need to know of the whole input.
+package struct PartitionManifest: Codable, Equatable, Sendable {
+    package struct Input: Codable, Equatable, Sendable {
+        /// The path as given to `partition`: what messages and `rejects.jsonl` name.
+        package var path: String
+        package var size: Int64?
+        /// Its lines, blank ones aside.
+        package var lines: Int
+    }
+
+    package struct Problem: Codable, Equatable, Sendable {
+        package var file: String
+        package var message: String
+    }
+
+    package var format = "avt-replay partition"
+    package var version = 1
+    package var shards: Int
+    /// `--max-lateness`, in milliseconds, and `--ts-unit`: the places of late records and the
+    /// times depend on them, so the shards must replay with the same.
+    package var maxLateness: Int64
+    package var timestampUnit: String
+    /// The inputs, in replay order: the part files' ranks.
+    package var inputs: [Input] = []
+    /// The latest time of any record, in epoch milliseconds: where the clock of a run over all
+    /// of them ends.
+    package var end: Int64?
+    /// Files that could not be read whole.
+    package var problems: [Problem] = []
+
+    init(shards: Int, maxLateness: Int64, timestampUnit: String) {
+        self.shards = shards
+        self.maxLateness = maxLateness
+        self.timestampUnit = timestampUnit
+    }
+
+    func encoded() throws -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+    }
+
+    /// The manifest of the partition whose shard folder holds every one of `paths` (its part
+    /// files), with that folder's shard number; `nil` when they are not part files.
+    package static func locate(_ paths: [String]) throws -> (manifest: PartitionManifest, shard: Int, folder: String)? {
+        guard let first = paths.first, first.hasSuffix(".part") else { return nil }
+        let folder = (first as NSString).deletingLastPathComponent
+        let manifestPath = ((folder.isEmpty ? "." : folder) as NSString).deletingLastPathComponent
+        let path = (manifestPath.isEmpty ? "." : manifestPath) + "/" + Partition.manifestName
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        let manifest = try JSONDecoder().decode(PartitionManifest.self, from: data)
+        guard manifest.format == "avt-replay partition", manifest.version == 1 else {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: [], debugDescription: "\(path): not a partition of this version"))
+        }
+        return (manifest, Int((folder as NSString).lastPathComponent) ?? 0, folder)
+    }
+}
