@@ -258,6 +258,15 @@ package struct PartitionManifest: Codable, Equatable, Sendable {
         self.timestampUnit = timestampUnit
     }
 
+    /// What tells this partition from another: FNV-1a 64 of its manifest, in hex. Shards of
+    /// one partition carry it, so that `merge` refuses shards of two.
+    package var digest: String {
+        let bytes = (try? encoded()) ?? []
+        let hash = Shard.fnv1a64(bytes)
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
     func encoded() throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -123,7 +123,11 @@ package struct ReplayRun {
                 bucket: options.bucket, groupBy: options.groupBy,
                 metricPoints: arguments.metricPoints,
                 window: arguments.window,
-                sharding: shard.map { ReportSet.Sharding(shard: $0, options: reportOptions) },
+                sharding: shard.map { shard in
+                    // Shards of two partitions (of other inputs) must not be merged.
+                    let partitionOption = partition.map { ["partition=\($0.manifest.digest)"] } ?? []
+                    return ReportSet.Sharding(shard: shard, options: reportOptions + partitionOption)
+                },
                 breakdownMinimumViews: arguments.breakdownMinimumViews)
         } catch {
             printError("avt-replay: \(error)")
