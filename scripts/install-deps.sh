@@ -14,10 +14,19 @@ missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done
+# A Java runtime (Debian's default-jre-headless, unless one is there) runs Spark (pyspark, below)
+# for examples/spark/test.sh.
+command -v java >/dev/null || missing+=(default-jre-headless)
 if ((${#missing[@]})); then
     echo "install-deps: installing ${missing[*]}" >&2
     sudo_cmd=()
     [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
     "${sudo_cmd[@]}" apt-get update -qq
     DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# pyspark (from PyPI) runs examples/spark/replay_shards.py in Spark's local mode in the tests.
+if ! python3 -c 'import pyspark' 2>/dev/null; then
+    echo "install-deps: installing pyspark (pip)" >&2
+    python3 -m pip install --quiet pyspark >&2
 fi

@@ -5,7 +5,8 @@
 # real InfluxDB and carbon (installed and run on loopback by
 # scripts/metrics-servers.sh), the custom-hub sample package (scripts/custom-hub-test.sh), the
 # replay's threads under ThreadSanitizer (scripts/tsan-test.sh), the zlib build that stands in
-# where ISA-L is absent (scripts/zlib-test.sh), and swift test.
+# where ISA-L is absent (scripts/zlib-test.sh), the Spark job in local mode (examples/spark/test.sh), and
+# swift test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -21,4 +22,5 @@ scripts/integration-test.sh
 scripts/custom-hub-test.sh
 scripts/tsan-test.sh
 scripts/zlib-test.sh
+examples/spark/test.sh
 swift test --skip-build "$@"

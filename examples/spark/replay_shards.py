@@ -1,33 +1,40 @@
-"""Replays event logs on a Spark cluster: N shards as N Spark tasks, then one merge.
+"""Replays event logs on a Spark cluster: Spark reads the files, moves every line to the
+task of its shard, each task replays one shard, and the driver merges them.
 
     replay_shards.py --binary PATH --shards N --out DIR [--master URL] [--stage DIR]
                      -- [avt-replay options] FILE...
 
-Everything after `--` goes to every shard as it is: the replay options (the same for all
-shards, as `avt-replay merge` requires) and the input files, which every task reads whole
-(each shard replays the sessions whose id hashes to it, but needs every record to keep the
-same clock as an unsharded run). Each task runs
+Everything after `--` is avt-replay's: the replay options (the same for every shard, as
+`avt-replay merge` requires) and the input files. The job, in three steps:
 
-    avt-replay --quiet --shard K/N --out <task-local folder> [options] FILE...
+1. Each input file is read by a task of its own, in parallel across the executors: the task
+   runs `avt-replay partition --shards N` on it, which tells each line's shard (the hash of
+   its instrument, app or player, docs/sharding.md) and the place of a late record in the
+   stream. Every line, with its file's rank and its line number, becomes a Spark record
+   keyed by (shard, rank, line).
+2. Spark's shuffle moves the records to the N tasks of the shards
+   (`repartitionAndSortWithinPartitions`, partitioned by shard, sorted by rank and line).
+   Task K writes shard K's part files and the partition's `partition.json` (the layout of
+   `avt-replay partition`, whose manifest the driver made from the first step's), and runs
+   `avt-replay --quiet --shard K/N --out <folder> [options] <part files>`: it reads only its
+   own records.
+3. The driver runs `avt-replay merge --out DIR <the N shard folders>`, whose reports are byte
+   for byte those of one `avt-replay [options] FILE...`.
 
-and hands back its report folder; the driver then runs
-
-    avt-replay merge --out DIR <the N shard folders>
-
-whose reports are byte for byte those of one `avt-replay [options] FILE...`.
-
-The binary is `--binary` where that path exists (local mode, or installed on every node),
-or else the file of that name shipped with `spark-submit --files` (SparkFiles). Without
-`--stage`, each task's reports travel back to the driver as the task's result (bounded by
+The input files and the binary must be readable at the same paths on every node (a shared
+file system), or the binary shipped with `spark-submit --files` (SparkFiles). Without
+`--stage`, each shard's reports travel back to the driver as its task's result (bounded by
 `spark.driver.maxResultSize`); with `--stage DIR` on storage the driver and the executors
-share, each task writes its reports to DIR/shard-K and only the path travels.
+share, they are written to DIR/shard-K and only the path travels.
 
 The job exits with the merge's status: 0, or 1 when some input lines were rejected (see
-rejects.jsonl); a shard that fails otherwise fails its task, which Spark retries (a shard's
+rejects.jsonl); a step that fails otherwise fails its task, which Spark retries (every step's
 output depends only on its input, so a retry writes the same bytes).
 """
 
 import argparse
+import itertools
+import json
 import os
 import shutil
 import stat
@@ -49,17 +56,56 @@ def parse(argv):
     split = argv.index("--")
     parser = argparse.ArgumentParser(prog="replay_shards.py", description=__doc__.split("\n")[0])
     parser.add_argument("--binary", required=True, help="avt-replay, on every node or shipped with --files")
-    parser.add_argument("--shards", type=int, required=True, help="N: the number of shards and tasks")
+    parser.add_argument("--shards", type=int, required=True, help="N: the number of shards and of their tasks")
     parser.add_argument("--out", required=True, help="where the merged reports go (on the driver)")
     parser.add_argument("--master", help="the Spark master when not run by spark-submit, e.g. local[4]")
     parser.add_argument("--stage", help="a folder shared by the driver and the executors for the shards' reports")
     options = parser.parse_args(argv[:split])
     if options.shards < 1:
         parser.error("--shards must be at least 1")
-    replay_arguments = argv[split + 1 :]
-    if not replay_arguments:
+    replay_options, files = split_replay_arguments(argv[split + 1 :])
+    if not files:
         parser.error("give avt-replay's input files after --")
-    return options, replay_arguments
+    return options, replay_options, files
+
+
+# avt-replay's options that take a value: what is not an option or such a value is a file.
+VALUED = {
+    "--out", "--state", "--since", "--until", "--max-lateness", "--max-late", "--max-rejects", "--idle-gap",
+    "--bucket", "--group-by", "--prefix", "--metrics", "--ts-unit", "--threads", "--vp-duration", "--middleware",
+    "--breakdown-min-views", "--session-timeout", "--influx", "--graphite", "--spool", "--tag",
+}
+
+
+def split_replay_arguments(arguments):
+    """avt-replay's options, and its input files."""
+    options, files, index = [], [], 0
+    while index < len(arguments):
+        argument = arguments[index]
+        if argument.startswith("-") and argument != "-":
+            options.append(argument)
+            if argument in VALUED and index + 1 < len(arguments):
+                options.append(arguments[index + 1])
+                index += 1
+        else:
+            files.append(argument)
+        index += 1
+    return options, files
+
+
+def option_value(options, name):
+    """The value of `name` among avt-replay's options (`--name value` or `--name=value`)."""
+    for index, option in enumerate(options):
+        if option == name and index + 1 < len(options):
+            return options[index + 1]
+        if option.startswith(name + "="):
+            return option[len(name) + 1 :]
+    return None
+
+
+def replay_order(files):
+    """The files in avt-replay's replay order: by file name, then by path (UTF-8 bytes)."""
+    return sorted(dict.fromkeys(files), key=lambda path: (os.path.basename(path).encode(), path.encode()))
 
 
 def executable(binary):
@@ -71,67 +117,146 @@ def executable(binary):
     return path
 
 
-def run_shard(index, shards, binary, replay_arguments, stage):
-    """One Spark task: replays shard `index` of `shards` and returns its reports.
-
-    Returns (index, folder, None) when the reports were written to the shared `stage`, or
-    (index, None, {file name: bytes}) otherwise.
-    """
-    target = os.path.join(stage, "shard-%d" % index) if stage else None
-    work = tempfile.mkdtemp(prefix="avt-replay-shard-%d-" % index, dir=stage)
-    # The reports go into a folder inside the task's own, with avt-replay's workspace beside
-    # them (.reports.avt-replay/), so that removing `work` leaves nothing behind.
-    out = os.path.join(work, "reports")
+def split_file(rank, path, shards, binary, partition_options):
+    """Step 1, a task per file: yields ("input", rank, manifest) once, then
+    ((shard, rank, line), part line) for every line of the file."""
+    work = tempfile.mkdtemp(prefix="avt-replay-split-%d-" % rank)
     try:
-        command = [executable(binary), "--quiet", "--shard", "%d/%d" % (index, shards), "--out", out]
-        result = subprocess.run(command + replay_arguments, capture_output=True, text=True)
+        out = os.path.join(work, "partition")
+        command = [executable(binary), "partition", "--quiet", "--shards", str(shards), "--out", out]
+        result = subprocess.run(command + partition_options + [path], capture_output=True, text=True)
+        if result.returncode not in WRITTEN:
+            raise RuntimeError("%s: avt-replay partition exited %d: %s" % (path, result.returncode, result.stderr))
+        with open(os.path.join(out, "partition.json")) as handle:
+            yield ("input", rank, json.load(handle))
+        for shard in range(1, shards + 1):
+            with open(os.path.join(out, str(shard), "00000.part"), "rb") as handle:
+                for part_line in handle:
+                    number = int(part_line[: len(part_line) - len(part_line.lstrip(b"0123456789"))])
+                    yield ((shard, rank, number), part_line)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def replay_shard(lines, shards, binary, manifest, replay_options, stage):
+    """Step 2, a task per shard: writes the shard's part files from its lines (sorted by rank
+    and line), replays them, and yields (shard, folder, None) when the reports were written to
+    `stage`, or (shard, None, {file name: bytes})."""
+    lines = iter(lines)
+    first = next(lines, None)
+    if first is None:
+        return
+    shard = first[0][0]
+    work = tempfile.mkdtemp(prefix="avt-replay-shard-%d-" % shard, dir=stage)
+    try:
+        folder = os.path.join(work, "partition", str(shard))
+        os.makedirs(folder)
+        with open(os.path.join(work, "partition", "partition.json"), "w") as handle:
+            json.dump(manifest, handle, sort_keys=True, separators=(",", ":"))
+        handles = [open(os.path.join(folder, "%05d.part" % rank), "wb") for rank in range(len(manifest["inputs"]))]
+        try:
+            for (_, rank, _), part_line in itertools.chain([first], lines):
+                if part_line is not None:
+                    handles[rank].write(part_line)
+        finally:
+            for handle in handles:
+                handle.close()
+        parts = [os.path.join(folder, "%05d.part" % rank) for rank in range(len(manifest["inputs"]))]
+        out = os.path.join(work, "reports")
+        command = [executable(binary), "--quiet", "--shard", "%d/%d" % (shard, shards), "--out", out]
+        result = subprocess.run(command + replay_options + parts, capture_output=True, text=True)
         if result.returncode not in WRITTEN:
             raise RuntimeError(
-                "shard %d/%d: avt-replay exited %d: %s" % (index, shards, result.returncode, result.stderr.strip())
+                "shard %d/%d: avt-replay exited %d: %s" % (shard, shards, result.returncode, result.stderr.strip())
             )
+        target = os.path.join(stage, "shard-%d" % shard) if stage else None
         if target:
             # A retried task replaces what an earlier attempt left: the same bytes.
             shutil.rmtree(target, ignore_errors=True)
             os.rename(out, target)
-            return index, target, None
+            yield shard, target, None
+            return
         files = {}
         for name in sorted(os.listdir(out)):
             path = os.path.join(out, name)
             if os.path.isfile(path):
                 with open(path, "rb") as handle:
                     files[name] = handle.read()
-        return index, None, files
+        yield shard, None, files
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def partition_manifest(inputs, shards, partition_options):
+    """partition.json of the whole input, from each file's own (in rank order)."""
+    manifest = {
+        "format": "avt-replay partition",
+        "version": 1,
+        "shards": shards,
+        "inputs": [],
+        "problems": [],
+    }
+    for rank, own in inputs:
+        manifest["maxLateness"] = own["maxLateness"]
+        manifest["timestampUnit"] = own["timestampUnit"]
+        manifest["inputs"] += own["inputs"]
+        manifest["problems"] += own["problems"]
+        if own.get("end") is not None:
+            manifest["end"] = max(manifest.get("end", own["end"]), own["end"])
+    return manifest
+
+
 def main(argv):
-    options, replay_arguments = parse(argv)
-    builder = SparkSession.builder.appName("avt-replay %d shards" % options.shards)
+    options, replay_options, files = parse(argv)
+    files = replay_order(files)
+    shards, binary, stage = options.shards, options.binary, options.stage
+    partition_options = []
+    for name in ("--max-lateness", "--ts-unit"):
+        value = option_value(replay_options, name)
+        if value is not None:
+            partition_options += [name, value]
+    builder = SparkSession.builder.appName("avt-replay %d shards" % shards)
     if options.master:
         builder = builder.master(options.master)
     spark = builder.getOrCreate()
-    binary, shards, stage = options.binary, options.shards, options.stage
     if stage:
         os.makedirs(stage, exist_ok=True)
     try:
         driver_binary = executable(binary)
+        context = spark.sparkContext
+        split = (
+            context.parallelize(list(enumerate(files)), len(files))
+            .flatMap(lambda item: split_file(item[0], item[1], shards, binary, partition_options))
+            .persist()
+        )
+        inputs = sorted(
+            ((record[1], record[2]) for record in split.filter(lambda record: record[0] == "input").collect()),
+            key=lambda item: item[0],
+        )
+        manifest = partition_manifest(inputs, shards, partition_options)
         results = (
-            spark.sparkContext.parallelize(range(1, shards + 1), shards)
-            .map(lambda index: run_shard(index, shards, binary, replay_arguments, stage))
+            split.filter(lambda record: record[0] != "input")
+            .repartitionAndSortWithinPartitions(shards, lambda key: key[0] - 1)
+            .mapPartitions(lambda lines: replay_shard(lines, shards, binary, manifest, replay_options, stage))
             .collect()
         )
     finally:
         spark.stop()
 
+    given = {result[0] for result in results}
+    missing = [shard for shard in range(1, shards + 1) if shard not in given]
     collected = tempfile.mkdtemp(prefix="avt-replay-shards-")
     try:
         folders = []
-        for index, folder, files in sorted(results, key=lambda result: result[0]):
+        for shard in missing:
+            # A shard with no line at all: its reports are those of an empty folder of parts.
+            folder = os.path.join(collected, "empty-%d" % shard)
+            results.append((shard, None, empty_shard(folder, shard, shards, driver_binary, manifest, replay_options)))
+        for shard, folder, shard_files in sorted(results, key=lambda result: result[0]):
             if folder is None:
-                folder = os.path.join(collected, "shard-%d" % index)
+                folder = os.path.join(collected, "shard-%d" % shard)
                 os.makedirs(folder)
-                for name, content in files.items():
+                for name, content in shard_files.items():
                     with open(os.path.join(folder, name), "wb") as handle:
                         handle.write(content)
             folders.append(folder)
@@ -141,6 +266,13 @@ def main(argv):
     if merge.returncode not in WRITTEN:
         sys.exit("replay_shards.py: avt-replay merge exited %d" % merge.returncode)
     return merge.returncode
+
+
+def empty_shard(work, shard, shards, binary, manifest, replay_options):
+    """The reports of a shard with no line, replayed on the driver."""
+    os.makedirs(work)
+    replayed = list(replay_shard([((shard, 0, 0), None)], shards, binary, manifest, replay_options, None))
+    return replayed[0][2]
 
 
 if __name__ == "__main__":
