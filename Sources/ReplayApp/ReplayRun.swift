@@ -146,7 +146,7 @@ package struct ReplayRun {
                 }
             }
             do {
-                let loaded = try RunState.load(from: plan.resumed, into: &engines, merge: &merge)
+                let loaded = try RunState.load(from: plan.resumed, into: &engines, merge: &merge, shard: shard)
                 resumed = loaded.lives
                 if let carried = loaded.carried { try reports.addCarried(carried) }
             } catch {
@@ -206,6 +206,7 @@ package struct ReplayRun {
             }
         }
         var saved = RunState.Saved(frontier: engines.frontier)
+        saved.shard = shard
         saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
             saved.released = reader.merge.endTime

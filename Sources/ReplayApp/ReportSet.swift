@@ -291,7 +291,7 @@ package final class ReportSet {
                 trace: sessionFiles[SessionFile.trace.rawValue] != nil,
                 summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state,
                 breakdowns: breakdowns.map(\.state), worst: worst.state, valuePropositions: valuePropositions,
-                stations: stations, provenance: provenance)
+                stations: stations, provenance: provenance, openFrom: summary.openFrom?.milliseconds)
             let encoded: [UInt8]
             do {
                 encoded = try state.encoded()

@@ -37,6 +37,8 @@ enum RunState {
     struct Saved {
         var frontier: Timestamp?
         var released: Timestamp? = nil
+        /// The shard whose lives it keeps (`--shard K/N`), or `nil` for every life.
+        var shard: Shard? = nil
         var lives: [ReplayEngine.OpenLife] = []
         /// The inputs consumed, this run's after those of the runs before.
         var inputs: [InputIdentity] = []
@@ -60,6 +62,10 @@ enum RunState {
         if let released = saved.released {
             json.key("released", into: &bytes)
             json.int(released.milliseconds, into: &bytes)
+        }
+        if let shard = saved.shard {
+            json.key("shard", into: &bytes)
+            json.string("\(shard.index)/\(shard.count)", into: &bytes)
         }
         json.key("lives", into: &bytes)
         json.int(Int64(saved.lives.count), into: &bytes)
@@ -128,8 +134,12 @@ enum RunState {
 
     /// Puts a saved state back: its lives into the engines (each into the one of its key), with both clocks. A missing file is
     /// a first run.
+    ///
+    /// A state of one shard (`--shard K/N`) goes on only in the same shard: another `N` would
+    /// put lives in other shards than the ones that hold them (and lose or repeat them). An
+    /// unsharded state goes on in any shard, which takes its own lives from it.
     static func load(
-        from path: String, into engines: inout ReplayEngines, merge: inout EventTimeMerge
+        from path: String, into engines: inout ReplayEngines, merge: inout EventTimeMerge, shard: Shard? = nil
     ) throws(Failure) -> Loaded {
         guard FileManager.default.fileExists(atPath: path) else { return Loaded() }
         guard let contents = FileManager.default.contents(atPath: path) else {
@@ -172,6 +182,12 @@ enum RunState {
             throw Failure(description: "\(path): \(error)")
         }
         let (header, restored) = parsed
+        if let kept = header.shard, kept != shard {
+            let this = shard.map { "shard \($0.index)/\($0.count)" } ?? "a run without --shard"
+            throw Failure(
+                description: "\(path) keeps the lives of shard \(kept.index)/\(kept.count); this is \(this). A sharded "
+                    + "nightly series keeps its N, and each shard its own state file (docs/sharding.md)")
+        }
         guard header.lives == restored.count else {
             throw Failure(description: "\(path): the state file's count of lives does not match its contents")
         }
@@ -220,6 +236,8 @@ enum RunState {
         var frontier: Timestamp?
         var released: Timestamp?
         var lives: Int
+        /// The shard whose lives the state keeps, if one.
+        var shard: Shard?
         /// The inputs consumed (none in a header without them).
         var inputs: [InputIdentity]
 
@@ -242,6 +260,12 @@ enum RunState {
             }
             guard let lives = object["lives"] as? Int else { throw RunState.badHeader(path) }
             self.lives = lives
+            shard = nil
+            if let text = object["shard"] as? String {
+                let parts = text.split(separator: "/").compactMap { Int($0) }
+                guard parts.count == 2, let kept = Shard(parts[0], of: parts[1]) else { throw RunState.badHeader(path) }
+                shard = kept
+            }
             frontier = (object["frontier"] as? Int).map { Timestamp(milliseconds: Int64($0)) }
             released = (object["released"] as? Int).map { Timestamp(milliseconds: Int64($0)) }
             inputs = []

@@ -1,3 +1,4 @@
+import EventModel
 import Foundation
 import HeapModule
 import Replay
@@ -137,6 +138,10 @@ package struct ShardMerger {
             } catch {
                 throw Failure(description: "\(Self.path(shard.folder, ReportSet.stateName)): \(error)")
             }
+        }
+        // The buckets open in any shard (runs with --state) are open in the merged reports.
+        if let openFrom = shards.compactMap(\.state.openFrom).min() {
+            _ = reports.leaveOpen(from: Timestamp(milliseconds: openFrom))
         }
         return (sessions, !rejects.isEmpty)
     }

@@ -46,8 +46,12 @@ struct SummaryState: Codable {
     /// The value-proposition sessions by name and radio items by station.
     var valuePropositions: VPSessionsByName
     var stations: MarconiItemsByStation
-    /// The page's provenance: the same in every shard, which reads all input.
+    /// The page's provenance: the inputs and options, the same in every shard, and what the
+    /// shard counted of them.
     var provenance: HTMLReport.Provenance
+    /// With `--state`, the time from which the buckets are still open (epoch milliseconds):
+    /// the earliest of the shard's open rows and the end of the input.
+    var openFrom: Int64?
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -8,6 +8,9 @@ struct PartitionTests {
     /// that many records come late and some are rejected, lives ended by the idle gap.
     static let options = ["--trace", "--group-by", "title", "--aggregate", "--max-lateness", "2s", "--idle-gap", "20m"]
 
+    /// ``options`` without the aggregates and groups, whose points hold the buckets still open.
+    static let nightlyOptions = ["--trace", "--max-lateness", "2s", "--idle-gap", "20m"]
+
     /// Every report file but `run.json` (which tells what one process did).
     static let reportFiles = SampleReplayTests.reportFiles
 
@@ -151,5 +154,58 @@ struct PartitionTests {
                 + [root.appendingPathComponent("other/shard-3-3").path])
         #expect(mixed.status == 4)
         #expect(mixed.standardError.contains("partition="), "\(mixed.standardError)")
+    }
+
+    /// A nightly job sharded: each night partitioned, each shard with a state of its own, the
+    /// shards merged: every night's rows, trace and rejects are the unsharded night's, and the
+    /// first night's every report. (The next nights re-write the buckets each shard left open,
+    /// which may be fewer than the unsharded run's: docs/sharding.md.) Another N is refused.
+    @Test func shardedNightsMergeIntoTheUnshardedNights() throws {
+        let root = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = try generate(["--layout", "hourly"], into: root.appendingPathComponent("logs"))
+        let nights = [Array(files[..<2]), Array(files[2...])]
+        for (night, inputs) in nights.enumerated() {
+            let whole = root.appendingPathComponent("whole-\(night)")
+            let single = try CommandRunner.run(
+                ["--quiet", "--state", root.appendingPathComponent("whole.state").path, "--out", whole.path]
+                    + Self.nightlyOptions + inputs)
+            #expect(single.status <= 1, "\(single.standardError)")
+            let partition = root.appendingPathComponent("partition-\(night)")
+            let split = try CommandRunner.run(
+                ["partition", "--quiet", "--shards", "3", "--max-lateness", "2s", "--out", partition.path] + inputs)
+            #expect(split.status == 0, "\(split.standardError)")
+            var folders: [String] = []
+            for index in 1...3 {
+                let folder = root.appendingPathComponent("night-\(night)-shard-\(index)")
+                let state = root.appendingPathComponent("shard-\(index).state").path
+                let result = try CommandRunner.run(
+                    ["--quiet", "--shard", "\(index)/3", "--state", state, "--out", folder.path]
+                        + Self.nightlyOptions + (try parts(partition, index)))
+                #expect(result.status <= 1, "\(result.standardError)")
+                folders.append(folder.path)
+            }
+            let merged = root.appendingPathComponent("merged-\(night)")
+            let merge = try CommandRunner.run(["merge", "--quiet", "--out", merged.path] + folders)
+            #expect(merge.status == single.status, "\(merge.standardError)")
+            // The buckets left open are re-written the next night: what the metrics files
+            // begin with, summary.csv, aggregates.csv and the page.
+            let rows = ["playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "events.jsonl", "rejects.jsonl"]
+            for name in Self.reportFiles where night == 0 || rows.contains(name) {
+                let left = try Data(contentsOf: merged.appendingPathComponent(name))
+                let right = try Data(contentsOf: whole.appendingPathComponent(name))
+                #expect(left == right, "night \(night + 1): \(name) differs")
+            }
+        }
+        let other = root.appendingPathComponent("partition-2")
+        _ = try CommandRunner.run(
+            ["partition", "--quiet", "--shards", "2", "--max-lateness", "2s", "--out", other.path] + nights[1])
+        let refused = try CommandRunner.run(
+            [
+                "--quiet", "--shard", "1/2", "--state", root.appendingPathComponent("shard-1.state").path, "--out",
+                root.appendingPathComponent("refused").path,
+            ] + Self.options + (try parts(other, 1)))
+        #expect(refused.status == 4)
+        #expect(refused.standardError.contains("keeps the lives of shard 1/3"), "\(refused.standardError)")
     }
 }
