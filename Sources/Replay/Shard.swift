@@ -54,7 +54,9 @@ public struct Shard: Hashable, Sendable {
 
     /// FNV-1a 64 (offset basis 0xcbf29ce484222325, prime 0x100000001b3) of `bytes`, or its
     /// continuation from an earlier hash.
-    package static func fnv1a64(_ bytes: some Sequence<UInt8>, continuing hash: UInt64 = 0xcbf2_9ce4_8422_2325) -> UInt64 {
+    package static func fnv1a64(_ bytes: some Sequence<UInt8>, continuing hash: UInt64 = 0xcbf2_9ce4_8422_2325)
+        -> UInt64
+    {
         var hash = hash
         for byte in bytes {
             hash ^= UInt64(byte)
