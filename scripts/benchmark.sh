@@ -11,8 +11,8 @@
 # - runs N rounds (default 3), each tool once a round, the order rotating from round to
 #   round: `avt-replay --quiet --out TMP FILES` (the full replay, every report written,
 #   with the default threads: the cores) and the same with `--threads 1`, both also with
-#   `--shard 1/1000` (reading only: every line inflated, parsed, checked, packed and
-#   routed, a thousandth of the sessions replayed), `zcat FILES > /dev/null`,
+#   `--shard 1/1000` (reading only: every line inflated, parsed, checked and packed, a
+#   thousandth of the sessions merged and replayed), `zcat FILES > /dev/null`,
 #   `pigz -dc FILES > /dev/null`, DuckDB (with as many threads as the cores, as avt-replay) reading the same .jsonl.gz files
 #   with explicit columns and a GROUP BY instrument, and the DuckDB sessionization query an
 #   analyst would write for the playback rows (window functions; the script named by

@@ -5,8 +5,9 @@ import Replay
 
 /// Runs a replay on several engines (``ReplayEngines``), each on a thread of its own: the
 /// reading thread reads and merges the inputs (``InputReader``) and deals each record to the
-/// engine of its key; every engine replays its records and counts the others (a time and a
-/// flag each, ``Tick``), so that it makes its flushes and ends where one engine would; the
+/// engine of its key; every engine replays its records and, at the end of each batch, moves
+/// its clock to the batch's last time, so that its flushes and ends come out before any later
+/// record's (every hand-over's order comes from its own life: ``SessionOrder``); the
 /// calling thread merges the engines' reports by ``SessionReport/order`` and hands them to the
 /// pipeline's writing thread (``ReplayPipeline``), and notes the problems. When the input
 /// ends, each engine ends its own lives (or hands over what they have pending, with a state),
@@ -14,8 +15,8 @@ import Replay
 ///
 /// The merged stream goes over in batches of ``batchSize`` records. Each engine's reports of a
 /// batch come back in order, so the merge of a batch's reports is one engine's order; the
-/// problems (the reader's, and the records an engine refused as late) go to `rejects.jsonl` in
-/// the order of the stream. Every queue holds a few batches at most: an engine that runs
+/// problems (the reader's, and the records an engine refused as late) are noted in the order
+/// of the stream. Every queue holds a few batches at most: an engine that runs
 /// ahead waits, so memory does not grow with the number of threads beyond the batches queued.
 struct PartitionedFeed {
     static let batchSize = 4_096
@@ -28,20 +29,16 @@ struct PartitionedFeed {
     /// The problems noted, counted.
     var problems: ProblemLog
 
-    /// A record of the merged stream as every engine sees it: its time there and its engine.
-    struct Tick {
-        var time: Timestamp
-        var engine: Int32
-    }
-
-    /// A batch as one engine gets it: every tick, and its own records in their order.
+    /// A batch as one engine gets it: its own records in their order, each with its number in
+    /// the batch, and the time of the batch's last record (at the end of the input, the time
+    /// the input ends).
     private struct EngineBatch {
-        var ticks: [Tick]
-        var records: [(Record, StreamPlace)?]
+        var records: [(Record, StreamPlace, Int)?]
+        var end: Timestamp?
     }
 
     /// What one engine made of a batch: its reports in order, and the records it refused as
-    /// late with their places among the batch's ticks.
+    /// late with their numbers in the batch.
     private struct EngineResult {
         var reports: [SessionReport] = []
         var late: [(tick: Int, record: ProblemLog.LateRecord)] = []
@@ -79,7 +76,7 @@ struct PartitionedFeed {
             boxes.append(box)
             let (input, result) = (inputs[number], results[number])
             Thread.start(named: "avt-engine\(number + 1)") { [box, input, result] in
-                Self.replay(&box.value, number: Int32(number), from: input, into: result)
+                Self.replay(&box.value, from: input, into: result)
                 Self.end(&box.value, ending, into: result)
             }
         }
@@ -174,72 +171,60 @@ struct PartitionedFeed {
         _ reader: ThreadBox<InputReader>, partition: KeyPartition, problems: BoundedQueue<BatchProblems>,
         inputs: [BoundedQueue<EngineBatch>]
     ) {
-        var ticks: [Tick] = []
-        ticks.reserveCapacity(batchSize)
-        var records = Array(repeating: [(Record, StreamPlace)?](), count: inputs.count)
+        var count = 0
+        var last: Timestamp?
+        var records = Array(repeating: [(Record, StreamPlace, Int)?](), count: inputs.count)
         var batchProblems = BatchProblems()
-        var endTicks = 0
         func handOver() {
-            batchProblems.records = ticks.count - endTicks
+            batchProblems.records = count
             problems.put(batchProblems)
             batchProblems = BatchProblems()
             for number in inputs.indices {
-                var own: [(Record, StreamPlace)?] = []
+                var own: [(Record, StreamPlace, Int)?] = []
                 own.reserveCapacity(batchSize / inputs.count + batchSize / 8)
                 swap(&own, &records[number])
-                inputs[number].put(EngineBatch(ticks: ticks, records: own))
+                inputs[number].put(EngineBatch(records: own, end: last))
             }
-            ticks = []
-            ticks.reserveCapacity(batchSize)
+            count = 0
         }
         reader.value.run { item in
             switch consume item {
             case .record(let record, let place):
                 let engine = partition.engine(ofKeyDigest: place.keyDigest)
-                ticks.append(Tick(time: place.time, engine: Int32(engine)))
-                records[engine].append((record, place))
-                if ticks.count >= batchSize { handOver() }
+                last = place.time
+                records[engine].append((record, place, count))
+                count += 1
+                if count >= batchSize { handOver() }
             case .problem(let problem):
-                batchProblems.problems.append((ticks.count, problem))
+                batchProblems.problems.append((count, problem))
                 if batchProblems.problems.count >= batchSize { handOver() }
             }
         }
-        // The clock where one run's last record leaves it, for every engine (a shard's last own
-        // record may be earlier): a tick of no engine's.
-        if let end = reader.value.merge.endTime {
-            ticks.append(Tick(time: end, engine: -1))
-            endTicks = 1
-        }
-        if !ticks.isEmpty || !batchProblems.problems.isEmpty { handOver() }
+        // Every engine's clock goes where one run's last record leaves it (a shard's own last
+        // record may be earlier).
+        last = reader.value.merge.endTime ?? last
+        handOver()
         for input in inputs { input.finish() }
         problems.finish()
     }
 
-    /// An engine's thread: replays its records and counts the others, batch by batch.
+    /// An engine's thread: replays its records, batch by batch, its clock moved to each batch's end.
     private static func replay(
-        _ engine: inout ReplayEngine, number: Int32, from input: BoundedQueue<EngineBatch>,
+        _ engine: inout ReplayEngine, from input: BoundedQueue<EngineBatch>,
         into results: BoundedQueue<EngineResult>
     ) {
         while var batch = input.take() {
             var result = EngineResult()
-            var own = 0
-            for (index, tick) in batch.ticks.enumerated() {
-                guard tick.engine == number else {
-                    let due = engine.advance(to: tick.time)
-                    if !due.isEmpty { result.reports += due }
-                    continue
-                }
+            for own in batch.records.indices {
                 if own + ReplayFeed.prefetchDistance < batch.records.count,
-                    case (let ahead, _)? = batch.records[own + ReplayFeed.prefetchDistance],
+                    case (let ahead, _, _)? = batch.records[own + ReplayFeed.prefetchDistance],
                     case let address = ahead.attributesStorageAddress, address != 0
                 {
                     for line in 0..<ReplayFeed.linesPrefetched {
                         avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
                     }
                 }
-                // The dealer gave this engine a record for each of its ticks.
-                guard let (record, place) = batch.records[own].take() else { preconditionFailure() }
-                own += 1
+                guard let (record, place, index) = batch.records[own].take() else { continue }
                 switch engine.add(record, at: place) {
                 case .replayed(let due):
                     if !due.isEmpty { result.reports += due }
@@ -247,6 +232,10 @@ struct PartitionedFeed {
                     if !due.isEmpty { result.reports += due }
                     result.late.append((index, ProblemLog.LateRecord(record, by: by, at: place.position)))
                 }
+            }
+            if let end = batch.end {
+                let due = engine.advance(to: end)
+                if !due.isEmpty { result.reports += due }
             }
             results.put(result)
         }
