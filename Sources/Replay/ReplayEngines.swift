@@ -35,7 +35,7 @@ public struct KeyPartition: Sendable, Equatable {
 /// Merged by ``SessionReport/order``, their reports are one engine's reports in one engine's
 /// order (each engine's are in that order already).
 ///
-/// The engines can run on threads of their own (the command line's `--threads`); ``add(_:at:)``
+/// The engines can run on threads of their own (the command line's `--threads`); `add(_:at:)`
 /// runs them one after the other, the reference the threaded replay is tested against. What
 /// concerns every life (the end of the input, the lives kept for the next run) is done here,
 /// over the lives of all the engines, in one engine's order.

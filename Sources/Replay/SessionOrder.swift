@@ -1,7 +1,7 @@
 import EventModel
 
 /// Where a record is in the merged stream of all the inputs (`EventTimeMerge`): its time
-/// there, then its key's digest (``Shard/hash(_:)``), then its position in the input. The
+/// there, then its key's digest (`Shard.hash`), then its position in the input. The
 /// time is its own `ts`, or later for a record that came late (docs/time.md): it is what the
 /// replay's clock reads when the record is replayed.
 ///
