@@ -2,7 +2,7 @@
 task of its shard, each task replays one shard, and the driver merges them.
 
     replay_shards.py --binary PATH --shards N --out DIR [--master URL] [--stage DIR]
-                     -- [avt-replay options] FILE...
+                     [--state-dir DIR] -- [avt-replay options] FILE...
 
 Everything after `--` is avt-replay's: the replay options (the same for every shard, as
 `avt-replay merge` requires) and the input files. The job, in three steps:
@@ -26,6 +26,10 @@ file system), or the binary shipped with `spark-submit --files` (SparkFiles). Wi
 `--stage`, each shard's reports travel back to the driver as its task's result (bounded by
 `spark.driver.maxResultSize`); with `--stage DIR` on storage the driver and the executors
 share, they are written to DIR/shard-K and only the path travels.
+
+A nightly job gives `--state-dir DIR` (on storage the executors share): shard K then replays
+with `--state DIR/shard-K.state`, its own state file, night after night with the same N
+(docs/sharding.md, "Nightly runs, sharded").
 
 The job exits with the merge's status: 0, or 1 when some input lines were rejected (see
 rejects.jsonl); a step that fails otherwise fails its task, which Spark retries (every step's
@@ -60,6 +64,7 @@ def parse(argv):
     parser.add_argument("--out", required=True, help="where the merged reports go (on the driver)")
     parser.add_argument("--master", help="the Spark master when not run by spark-submit, e.g. local[4]")
     parser.add_argument("--stage", help="a folder shared by the driver and the executors for the shards' reports")
+    parser.add_argument("--state-dir", help="a shared folder of the shards' state files (shard-K.state), for nightly runs")
     options = parser.parse_args(argv[:split])
     if options.shards < 1:
         parser.error("--shards must be at least 1")
@@ -138,7 +143,7 @@ def split_file(rank, path, shards, binary, partition_options):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def replay_shard(lines, shards, binary, manifest, replay_options, stage):
+def replay_shard(lines, shards, binary, manifest, replay_options, stage, state_dir=None):
     """Step 2, a task per shard: writes the shard's part files from its lines (sorted by rank
     and line), replays them, and yields (shard, folder, None) when the reports were written to
     `stage`, or (shard, None, {file name: bytes})."""
@@ -164,6 +169,8 @@ def replay_shard(lines, shards, binary, manifest, replay_options, stage):
         parts = [os.path.join(folder, "%05d.part" % rank) for rank in range(len(manifest["inputs"]))]
         out = os.path.join(work, "reports")
         command = [executable(binary), "--quiet", "--shard", "%d/%d" % (shard, shards), "--out", out]
+        if state_dir:
+            command += ["--state", os.path.join(state_dir, "shard-%d.state" % shard)]
         result = subprocess.run(command + replay_options + parts, capture_output=True, text=True)
         if result.returncode not in WRITTEN:
             raise RuntimeError(
@@ -209,7 +216,7 @@ def partition_manifest(inputs, shards, partition_options):
 def main(argv):
     options, replay_options, files = parse(argv)
     files = replay_order(files)
-    shards, binary, stage = options.shards, options.binary, options.stage
+    shards, binary, stage, state_dir = options.shards, options.binary, options.stage, options.state_dir
     partition_options = []
     for name in ("--max-lateness", "--ts-unit"):
         value = option_value(replay_options, name)
@@ -221,6 +228,8 @@ def main(argv):
     spark = builder.getOrCreate()
     if stage:
         os.makedirs(stage, exist_ok=True)
+    if state_dir:
+        os.makedirs(state_dir, exist_ok=True)
     try:
         driver_binary = executable(binary)
         context = spark.sparkContext
@@ -237,7 +246,9 @@ def main(argv):
         results = (
             split.filter(lambda record: record[0] != "input")
             .repartitionAndSortWithinPartitions(shards, lambda key: key[0] - 1)
-            .mapPartitions(lambda lines: replay_shard(lines, shards, binary, manifest, replay_options, stage))
+            .mapPartitions(
+                lambda lines: replay_shard(lines, shards, binary, manifest, replay_options, stage, state_dir)
+            )
             .collect()
         )
     finally:
@@ -251,7 +262,9 @@ def main(argv):
         for shard in missing:
             # A shard with no line at all: its reports are those of an empty folder of parts.
             folder = os.path.join(collected, "empty-%d" % shard)
-            results.append((shard, None, empty_shard(folder, shard, shards, driver_binary, manifest, replay_options)))
+            results.append(
+                (shard, None, empty_shard(folder, shard, shards, driver_binary, manifest, replay_options, state_dir))
+            )
         for shard, folder, shard_files in sorted(results, key=lambda result: result[0]):
             if folder is None:
                 folder = os.path.join(collected, "shard-%d" % shard)
@@ -268,10 +281,10 @@ def main(argv):
     return merge.returncode
 
 
-def empty_shard(work, shard, shards, binary, manifest, replay_options):
+def empty_shard(work, shard, shards, binary, manifest, replay_options, state_dir):
     """The reports of a shard with no line, replayed on the driver."""
     os.makedirs(work)
-    replayed = list(replay_shard([((shard, 0, 0), None)], shards, binary, manifest, replay_options, None))
+    replayed = list(replay_shard([((shard, 0, 0), None)], shards, binary, manifest, replay_options, None, state_dir))
     return replayed[0][2]
 
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs examples/spark/replay_shards.py in Spark's local mode with several worker threads, on
 # samples/ and on a generated day in per-host files with late records and rejected lines, and
-# checks that the merged reports are byte for byte those of one avt-replay run on one machine.
+# for two nights with a state file per shard; checks that the merged reports are byte for byte
+# those of one avt-replay run (or nightly series) on one machine.
 # Part of scripts/test.sh, which installs what it needs (scripts/install-deps.sh: a Java
 # runtime and pyspark). Uses the debug build of `swift build` (`--release`: the release one).
 set -euo pipefail
@@ -66,6 +67,31 @@ printf '{"ts": \n' | gzip -n >>"$work/logs/host-2.jsonl.gz"
 # A reorder window of 2 s: records come late, some are rejected.
 check generated 'local[4]' 5 --trace --aggregate --group-by title --bucket 15m --idle-gap 1m --max-lateness 2s \
     "$work"/logs/*.jsonl.gz
+
+# Two nights with a state file per shard (--state-dir) against the unsharded nightly series:
+# the first night's every report, the second's rows, trace and rejects (docs/sharding.md).
+"$loggen" --records 8000 --files 4 --seed 5 --late 20 --out "$work/nights" >/dev/null
+nights=("$work"/nights/*.jsonl)
+for night in 1 2; do
+    inputs=("${nights[@]:$(((night - 1) * 2)):2}")
+    single="$work/night$night-single" spark="$work/night$night-spark"
+    status=0
+    "$bin/avt-replay" -qq --state "$work/single.state" --out "$single" --trace "${inputs[@]}" || status=$?
+    spark_status=0
+    python3 examples/spark/replay_shards.py --master 'local[2]' --binary "$bin/avt-replay" --shards 3 \
+        --state-dir "$work/states" --out "$spark" -- --trace "${inputs[@]}" 2>"$work/night$night.log" ||
+        spark_status=$?
+    compared=(-x run.json)
+    [ "$night" -eq 1 ] || compared+=(-x summary.csv -x aggregates.csv -x report.html -x metrics.influx -x metrics.graphite)
+    if [ "$spark_status" -eq "$status" ] && diff -r "${compared[@]}" "$single" "$spark" >/dev/null; then
+        echo "night $night: 3 shards with a state each give the unsharded night's reports"
+        passed=$((passed + 1))
+    else
+        echo "night $night: the Spark job (exit $spark_status) differs from the unsharded night (exit $status):" >&2
+        diff -r "${compared[@]}" "$single" "$spark" | head -20 >&2 || tail -20 "$work/night$night.log" >&2
+        failed=$((failed + 1))
+    fi
+done
 
 echo "examples/spark/test.sh: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
