@@ -26,6 +26,8 @@ function __avt-replay_parse_tokens -S
             __avt-replay_parse_subcommand -r 1 'out=' 'hub=' 'tentacles=' 'strict' 'max-rejects=' 'ts-unit=' 'since=' 'until=' 'max-lateness=' 'max-late=' 'idle-gap=' 'trace' 'trace-rejected' 'bucket=' 'group-by=+' 'metrics=' 'aggregate' 'breakdown-min-views=' 'prefix=' 'vp-duration=+' 'vp-middleware=+' 'summary-json=' 'influx=' 'influx-secret-file=' 'graphite=' 'spool=' 'state=' 'finish' 'replace-run' 'shard=' 'threads=' 'q/quiet' 'version' 'h/help'
         case 'merge'
             __avt-replay_parse_subcommand -r 1 'out=' 'influx=' 'influx-secret-file=' 'graphite=' 'spool=' 'q/quiet' 'partial' 'version' 'h/help'
+        case 'partition'
+            __avt-replay_parse_subcommand -r 1 'shards=' 'out=' 'max-lateness=' 'ts-unit=' 'threads=' 'q/quiet' 'version' 'h/help'
         case 'flush'
             __avt-replay_parse_subcommand 0 'influx=' 'influx-secret-file=' 'graphite=' 'spool=' 'q/quiet' 'version' 'h/help'
         case 'check'
@@ -48,7 +50,7 @@ function __avt-replay_tokens
     else
         set -f tokens (commandline -o $argv)
     end
-    if test (count $tokens) -ge 1; and not contains -- "$tokens[2]" replay merge flush check diff version help
+    if test (count $tokens) -ge 1; and not contains -- "$tokens[2]" replay merge partition flush check diff version help
         set -f tokens $tokens[1] replay $tokens[2..]
     end
     printf '%s\n' $tokens
@@ -103,6 +105,7 @@ complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'avt-replay' -n '__avt-replay_completing_first_word' -fa 'replay' -d 'Replay event logs and write the reports (the default command).'
 complete -c 'avt-replay' -n '__avt-replay_completing_first_word' -fa 'merge' -d 'Combine the report folders of the shards of a run (--shard K/N) into one report set.'
+complete -c 'avt-replay' -n '__avt-replay_completing_first_word' -fa 'partition' -d 'Split the input among the N shards of a sharded run, each shard\'s records into a folder of its own.'
 complete -c 'avt-replay' -n '__avt-replay_completing_first_word' -fa 'flush' -d 'Send the metrics kept in a spool (after a server was unreachable), and nothing else.'
 complete -c 'avt-replay' -n '__avt-replay_completing_first_word' -fa 'check' -d 'Replay event logs and compare the reports with a stored set (regression testing).'
 complete -c 'avt-replay' -n '__avt-replay_completing_first_word' -fa 'diff' -d 'Compare two stored report sets, file by file, and say what changed from the first to the second.'
@@ -152,6 +155,14 @@ complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay merge" partial' -l 'partial' -d 'Merge the shards given even when some of the N are missing (their sessions are then not in the reports).'
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay merge" version' -l 'version' -d 'Show the version.'
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay merge" h help' -s 'h' -l 'help' -d 'Show help information.'
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" shards' -l 'shards' -d 'How many shards to split the input into.' -rfka ''
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" out' -l 'out' -d 'The folder to write the partition into.' -rfka ''
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" max-lateness' -l 'max-lateness' -d 'The reorder window the shards will replay with (their --max-lateness): it places the late records.' -rfka ''
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" ts-unit' -l 'ts-unit' -d 'The unit of a ts given as a number (as the shards\' --ts-unit).' -rfka 'ms s'
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" threads' -l 'threads' -d 'Threads that decode and replay, from 1 to 256 (default: the cores this process may use). 1: one thread reads, one replays, one writes; N: the lives are shared among N replay engines. The reports are the same for every N.' -rfka ''
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" q quiet' -l 'quiet' -s 'q' -d 'Print nothing but fatal errors.'
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" version' -l 'version' -d 'Show the version.'
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay partition" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay flush" influx' -l 'influx' -d 'Also write metrics.influx to InfluxDB: a 1.x write URL (http://HOST:8086/write?db=DB, optionally rp= and a USER@) or a 2.x/3.x one (http://HOST:8086/api/v2/write?org=ORG&bucket=BUCKET); precision=ns is added.' -rfka ''
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay flush" influx-secret-file' -l 'influx-secret-file' -d 'A file holding InfluxDB\'s token (2.x/3.x) or the user\'s password (1.x); else the AVT_REPLAY_INFLUX_SECRET environment variable. Never on the command line.' -rfka ''
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay flush" graphite' -l 'graphite' -d 'Also send metrics.graphite to carbon\'s plaintext port.' -rfka ''
