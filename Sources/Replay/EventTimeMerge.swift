@@ -114,15 +114,7 @@ package struct EventTimeMerge {
         placeTime: Timestamp? = nil
     ) -> Placement {
         let timestamp = record.timestamp
-        let own = placeTime ?? timestamp
-        var time = own
-        if let clock = clocks[input] {
-            let earliest = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
-            if own < earliest { time = earliest }
-            if own > clock { clocks[input] = own }
-        } else {
-            clocks[input] = own
-        }
+        var time = Self.place(of: placeTime ?? timestamp, clock: &clocks[input], maxLateness: maxLateness)
         // Only a resumed clock can be later than the input's clock less the window (see above).
         if let released, time < released { time = released }
         let order = Order(timestamp: time, key: keyDigest, position: position)
@@ -166,6 +158,19 @@ package struct EventTimeMerge {
     /// Sets the time the whole input ends, of which this merge has a part.
     package mutating func observeEnd(_ time: Timestamp) {
         inputEnd = max(inputEnd ?? time, time)
+    }
+
+    /// The time of the place of a record at `time` read next from an input whose clock is
+    /// `clock` (its own time, or the clock less `maxLateness` when it is later than that), and
+    /// the clock moved to it. What `avt-replay partition` works out for each line, as the merge
+    /// does.
+    package static func place(of time: Timestamp, clock: inout Timestamp?, maxLateness: Int64) -> Timestamp {
+        guard let current = clock else {
+            clock = time
+            return time
+        }
+        if time > current { clock = time }
+        return max(time, Timestamp(milliseconds: current.milliseconds &- maxLateness))
     }
 
     /// Moves `input`'s clock with the time of a record that is not merged (one of another

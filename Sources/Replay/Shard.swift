@@ -32,9 +32,19 @@ public struct Shard: Hashable, Sendable {
         count == 1 || Self.shard(of: key, count: count) == index
     }
 
+    /// Whether the session whose key's ``hash(_:)`` is `digest` belongs to this shard.
+    package func contains(keyDigest digest: UInt64) -> Bool {
+        count == 1 || Self.shard(ofKeyDigest: digest, count: count) == index
+    }
+
     /// The shard, from 1 to `count`, that the session with this key belongs to.
     public static func shard(of key: SessionKey, count: Int) -> Int {
-        Int(hash(key) % UInt64(count)) + 1
+        shard(ofKeyDigest: hash(key), count: count)
+    }
+
+    /// The shard, from 1 to `count`, of the session whose key's ``hash(_:)`` is `digest`.
+    package static func shard(ofKeyDigest digest: UInt64, count: Int) -> Int {
+        Int(digest % UInt64(count)) + 1
     }
 
     /// FNV-1a 64 of `"<system>:<id>"` in UTF-8.

@@ -336,7 +336,7 @@ struct InputReader {
         switch consume entry {
         case .record(let record, let line):
             let keyDigest = known?.keyDigest ?? EventTimeMerge.keyDigest(of: record)
-            guard shard.count == 1 || Int(keyDigest % UInt64(shard.count)) + 1 == shard.index else {
+            guard shard.contains(keyDigest: keyDigest) else {
                 merge.observe(record.timestamp, from: index)
                 return
             }

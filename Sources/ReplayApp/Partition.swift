@@ -2,6 +2,7 @@ import EventLog
 import EventModel
 import Foundation
 import Replay
+import Synchronization
 
 /// `avt-replay partition`: one pass over the inputs that splits their lines among the `N`
 /// shards of a sharded run, so that each shard reads only its own (docs/sharding.md).
@@ -84,7 +85,7 @@ package enum Partition {
     }
 
     /// What splitting one input gave.
-    fileprivate struct InputResult: @unchecked Sendable {
+    fileprivate struct InputResult: Sendable {
         var lines = 0
         /// The latest time among its records.
         var clock: Timestamp?
@@ -118,15 +119,11 @@ package enum Partition {
                 case .line(let line):
                     switch decoder.decode(line) {
                     case .record(let record):
-                        let timestamp = record.timestamp
-                        var mark = PartLine.Mark.inOrder
-                        if let clock = result.clock {
-                            let earliest = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
-                            if timestamp < earliest { mark = .late(earliest) }
-                        }
-                        if result.clock.map({ timestamp > $0 }) ?? true { result.clock = timestamp }
-                        let shard = Int(EventTimeMerge.keyDigest(of: record) % UInt64(shards))
-                        writers[shard].append(line: line.number, mark: mark, text: line.bytes)
+                        let time = EventTimeMerge.place(
+                            of: record.timestamp, clock: &result.clock, maxLateness: maxLateness)
+                        let mark = time == record.timestamp ? PartLine.Mark.inOrder : .late(time)
+                        let shard = Shard.shard(ofKeyDigest: EventTimeMerge.keyDigest(of: record), count: shards)
+                        writers[shard - 1].append(line: line.number, mark: mark, text: line.bytes)
                     case .rejected:
                         writers[0].append(line: line.number, mark: .inOrder, text: line.bytes)
                     }
@@ -196,30 +193,30 @@ private final class PartWriter {
 }
 
 /// The inputs the threads of a partition pass take one at a time, and what each gave.
-private final class SplitWork: @unchecked Sendable {
-    private let lock = NSLock()
-    private var taken = 0
+private final class SplitWork: Sendable {
+    private let state: Mutex<(taken: Int, results: [Partition.InputResult?])>
     private let count: Int
-    /// By rank; unchecked Sendable: read only after every thread is done.
-    private(set) var results: [Partition.InputResult?]
 
     init(count: Int) {
         self.count = count
-        results = Array(repeating: nil, count: count)
+        state = Mutex((0, Array(repeating: nil, count: count)))
     }
 
     /// The rank of the next input to split, or `nil` when all are taken.
     func next() -> Int? {
-        lock.withLock {
-            guard taken < count else { return nil }
-            taken += 1
-            return taken - 1
+        state.withLock { state in
+            guard state.taken < count else { return nil }
+            state.taken += 1
+            return state.taken - 1
         }
     }
 
     func finish(_ rank: Int, _ result: Partition.InputResult) {
-        lock.withLock { results[rank] = result }
+        state.withLock { $0.results[rank] = result }
     }
+
+    /// What each input gave, by rank.
+    var results: [Partition.InputResult?] { state.withLock { $0.results } }
 }
 
 /// `partition.json`: what the shards of a partition need to know of the whole input.
