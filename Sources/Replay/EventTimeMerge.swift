@@ -114,6 +114,7 @@ package struct EventTimeMerge {
         placeTime: Timestamp? = nil
     ) -> Placement {
         let timestamp = record.timestamp
+        if startTime.map({ timestamp < $0 }) ?? true { startTime = timestamp }
         var time = Self.place(of: placeTime ?? timestamp, clock: &clocks[input], maxLateness: maxLateness)
         // Only a resumed clock can be later than the input's clock less the window (see above).
         if let released, time < released { time = released }
@@ -160,6 +161,15 @@ package struct EventTimeMerge {
         inputEnd = max(inputEnd ?? time, time)
     }
 
+    /// The earliest time of any record added or observed (records of other shards included),
+    /// or given by the partition: no row the input begins starts earlier.
+    package private(set) var startTime: Timestamp?
+
+    /// Sets the earliest time of the whole input, of which this merge has a part.
+    package mutating func observeStart(_ time: Timestamp) {
+        if startTime.map({ time < $0 }) ?? true { startTime = time }
+    }
+
     /// The time of the place of a record at `time` read next from an input whose clock is
     /// `clock` (its own time, or the clock less `maxLateness` when it is later than that), and
     /// the clock moved to it. What `avt-replay partition` works out for each line, as the merge
@@ -177,6 +187,7 @@ package struct EventTimeMerge {
     /// shard), so that the records merged get the places they have when it is.
     package mutating func observe(_ time: Timestamp, from input: Int) {
         if clocks[input].map({ time > $0 }) ?? true { clocks[input] = time }
+        if startTime.map({ time < $0 }) ?? true { startTime = time }
     }
 
     /// The digest that orders records of different keys at equal times: the key's shard hash

@@ -168,7 +168,7 @@ public struct KPISummary: Sendable {
     }
 
     /// The rows: one per bucket and group with anything in it, by bucket start and then group
-    /// values (byte-wise), then the `all` row of each group, by group values.
+    /// values (byte-wise), then the `all` row of each group with a bucket row, by group values.
     public var rows: [Row] {
         let order = groups.indices.sorted { GroupBy.precedes(groups[$0], groups[$1]) }
         var rank = [Int](repeating: 0, count: groups.count)
@@ -187,8 +187,10 @@ public struct KPISummary: Sendable {
                     peakConcurrent: peaks[key.group].perBucket[key.start] ?? 0, isPartial: isPartial)
             }
         }
+        // A group carried for its playbacks' spans alone has no row (a summary without
+        // dimensions always has its `all` row).
         return bucketRows
-            + order.map {
+            + order.filter { !startsByGroup[$0].isEmpty || groupBy.keys.isEmpty }.map {
                 Row(
                     bucket: nil, group: groups[$0], kpis: totals[$0], peakConcurrent: peaks[$0].overall,
                     isPartial: groupIsPartial[$0])
@@ -202,21 +204,29 @@ public struct KPISummary: Sendable {
 
     /// The buckets still open (``openFrom``), as a summary of their own whose `all` rows are
     /// theirs: what a run that leaves lives open carries to the next run, which merges it
-    /// (``merge(_:)``) and writes those buckets whole. `nil` when no bucket is open.
+    /// (``merge(_:)``) and writes those buckets whole (``carried(from:)``).
     package var carried: KPISummary? {
-        guard let openFrom else { return nil }
-        let firstOpen = openFrom.bucketStart(length: bucket).milliseconds
+        openFrom.flatMap { carried(from: $0) }
+    }
+
+    /// The buckets from the one that holds `time` on, as a summary of their own whose `all`
+    /// rows are theirs, with the spans of every playback in progress in them (``carried``);
+    /// `nil` when there are neither.
+    package func carried(from time: Timestamp) -> KPISummary? {
+        let firstOpen = time.bucketStart(length: bucket).milliseconds
         var carried = KPISummary(bucket: bucket, groupBy: groupBy, keepsPlaybackSpans: keepsPlaybackSpans)
         for (key, kpis) in buckets where key.start >= firstOpen {
             let group = carried.group(of: groups[key.group])
             carried.buckets[BucketKey(start: key.start, group: group), default: KPIs()].merge(kpis)
             carried.totals[group].merge(kpis)
         }
-        guard !carried.buckets.isEmpty else { return nil }
+        // A playback in progress in an open bucket counts in its peak, whichever bucket its
+        // row is in, and whether or not its group has a row there yet.
         for (index, values) in groups.enumerated() {
-            guard let group = carried.groupIndex[values] else { continue }
-            carried.playbackSpans[group] = playbackSpans[index].filter { $0.last >= firstOpen }
+            let spans = playbackSpans[index].filter { $0.last >= firstOpen }
+            if !spans.isEmpty { carried.playbackSpans[carried.group(of: values)] = spans }
         }
+        guard !carried.buckets.isEmpty || carried.playbackSpans.contains(where: { !$0.isEmpty }) else { return nil }
         return carried
     }
 

@@ -245,8 +245,16 @@ public struct MetricAggregates: Sendable {
     /// carries to the next run, which merges them (``merge(_:)``) and writes those buckets
     /// whole. `nil` when no bucket is open.
     package var carried: MetricAggregates? {
+        openFrom.flatMap { carried(from: $0) }
+    }
+
+    /// The rows of the buckets from the one that holds `time` on (``carried``); `nil` when
+    /// there are none.
+    package func carried(from time: Timestamp) -> MetricAggregates? {
         var carried = MetricAggregates(bucket: bucket, groupBy: groupBy)
-        for (key, aggregate) in aggregates where isPartial(key) { carried.aggregates[key] = aggregate }
+        for (key, aggregate) in aggregates where key.bucket.milliseconds &+ bucket > time.milliseconds {
+            carried.aggregates[key] = aggregate
+        }
         return carried.aggregates.isEmpty ? nil : carried
     }
 

@@ -91,6 +91,7 @@ struct InputReader {
         self.partition = partition
         self.decodeThreads = partition == nil ? decodeThreads : 1
         if let partition, let end = partition.end { self.merge.observeEnd(Timestamp(milliseconds: end)) }
+        if let partition, let start = partition.start { self.merge.observeStart(Timestamp(milliseconds: start)) }
         inputs = paths.enumerated().map { index, path in
             let name = partition.map { $0.inputs[index].path } ?? path
             return Input(path: path, name: LineReader.displayName(for: name))

@@ -65,6 +65,9 @@ package enum Partition {
             manifest.inputs.append(
                 .init(path: path, size: InputReader.regularFileSize(path), lines: result.lines))
             if let clock = result.clock?.milliseconds { manifest.end = max(manifest.end ?? clock, clock) }
+            if let earliest = result.earliest?.milliseconds {
+                manifest.start = min(manifest.start ?? earliest, earliest)
+            }
             if let problem = result.problem {
                 manifest.problems.append(.init(file: problem.file, message: problem.message))
             }
@@ -89,6 +92,8 @@ package enum Partition {
         var lines = 0
         /// The latest time among its records.
         var clock: Timestamp?
+        /// The earliest time among its records.
+        var earliest: Timestamp?
         var problem: (file: String, message: String)?
         var writeFailure: (path: String, reason: String)?
     }
@@ -119,6 +124,7 @@ package enum Partition {
                 case .line(let line):
                     switch decoder.decode(line) {
                     case .record(let record):
+                        result.earliest = min(result.earliest ?? record.timestamp, record.timestamp)
                         let time = EventTimeMerge.place(
                             of: record.timestamp, clock: &result.clock, maxLateness: maxLateness)
                         let mark = time == record.timestamp ? PartLine.Mark.inOrder : .late(time)
@@ -246,6 +252,9 @@ package struct PartitionManifest: Codable, Equatable, Sendable {
     /// The latest time of any record, in epoch milliseconds: where the clock of a run over all
     /// of them ends.
     package var end: Int64?
+    /// The earliest time of any record, in epoch milliseconds: no row of the input starts
+    /// earlier (what a shard of a nightly series keeps its open buckets from, docs/sharding.md).
+    package var start: Int64?
     /// Files that could not be read whole.
     package var problems: [Problem] = []
 

@@ -20,6 +20,9 @@ package struct ReplayRun {
     var replaceRun = false
     /// `--shard K/N`: replay only this shard's sessions, and write what `merge` needs.
     var shard: Shard? = nil
+    /// `--previous-merge DIR`: with a shard's state, the merged reports of the night it goes
+    /// on from, whose `merge.state` says from when that night's buckets are open.
+    var previousMerge: String? = nil
     /// Print nothing but fatal errors: no warnings, no input problems.
     var quiet: Bool
     /// `--threads N`: with 1, one thread reads, one replays and one writes; with more, the
@@ -40,7 +43,8 @@ package struct ReplayRun {
 
     package init(
         arguments: ReplayConfiguration, out: String, state: String? = nil, finish: Bool = false,
-        replaceRun: Bool = false, shard: Shard? = nil, quiet: Bool, showsProgress: Bool = true,
+        replaceRun: Bool = false, shard: Shard? = nil, previousMerge: String? = nil, quiet: Bool,
+        showsProgress: Bool = true,
         threads: Int = ReplayRun.defaultThreads, extraFiles: [(name: String, bytes: [UInt8])] = []
     ) {
         self.threads = max(1, threads)
@@ -51,6 +55,7 @@ package struct ReplayRun {
         self.finish = finish
         self.replaceRun = replaceRun
         self.shard = shard
+        self.previousMerge = previousMerge
         self.quiet = quiet
         self.showsProgress = showsProgress
         refusedRejects = ReportFolder.refusedRejects(of: out)
@@ -136,6 +141,7 @@ package struct ReplayRun {
         var engines = ReplayEngines(options: options, shard: shard ?? .all, count: threads)
         var merge = EventTimeMerge(inputs: inputs.count, maxLateness: arguments.maxLateness)
         var resumed = 0
+        var resumedOpenFrom: Timestamp?
         if let plan {
             if plan.replacesLastRun && !quiet {
                 printError("avt-replay: --replace-run: replaying the last run again, from \(plan.resumed)")
@@ -148,7 +154,7 @@ package struct ReplayRun {
             do {
                 let loaded = try RunState.load(from: plan.resumed, into: &engines, merge: &merge, shard: shard)
                 resumed = loaded.lives
-                if let carried = loaded.carried { try reports.addCarried(carried) }
+                resumedOpenFrom = try addCarried(loaded, resumedFrom: plan.resumed, to: reports)
             } catch {
                 printError("avt-replay: \(error); no reports were written, the state file is unchanged")
                 reports.discard()
@@ -217,7 +223,14 @@ package struct ReplayRun {
         // A bucket from the earliest open row on may still get rows and their points, and the
         // bucket of the last record the next run's records and rows.
         let earliest = [engines.earliestOpenRow, engines.frontier].compactMap { $0 }.min()
-        if keepsOpen, let earliest { saved.carried = reports.leaveOpen(from: earliest) }
+        if keepsOpen, let earliest {
+            saved.openFrom = earliest
+            // A shard keeps its buckets from no later than where any shard's are open: a row
+            // still open began this night or was open at the end of the night before.
+            let kept = shard.flatMap { _ in [earliest, reader.merge.startTime, resumedOpenFrom].compactMap { $0 }.min()
+            }
+            saved.carried = reports.leaveOpen(from: earliest, keepingFrom: kept)
+        }
         counts.livesEndedByGap = engines.livesEndedByGap
         counts.warnings = warnings(reader: reader, inputs: inputs, repeated: repeated, reports: reports)
         if !quiet {
@@ -261,6 +274,7 @@ package struct ReplayRun {
         // be kept (a custom component that cannot save its state) fails the run with the
         // previous reports and state as they were.
         if let stateFile {
+            if shard != nil { reports.stateIdentity = RunState.identity(ofHeaderLine: RunState.headerLine(of: saved)) }
             do {
                 try stateFile.stage(saved)
             } catch let error as RunState.Failure {
@@ -293,6 +307,40 @@ package struct ReplayRun {
         return RunOutcome(
             status: counts.problems == 0 ? .success : .inputSkipped, counts: counts, folder: folder,
             state: stateFile, replacesLastRun: plan?.replacesLastRun ?? false)
+    }
+
+    /// Adds the buckets a state left open to the reports, and returns the time from which they
+    /// are open in the whole series (what a shard keeps its buckets from, at most).
+    ///
+    /// A shard's state keeps more buckets than its own open ones: those the merge of its night
+    /// found open in any shard (`merge.state` in `--previous-merge`, which must name this
+    /// state) are re-written. An unsharded state's open buckets go to shard 1 alone.
+    private func addCarried(_ loaded: RunState.Loaded, resumedFrom path: String, to reports: ReportSet) throws
+        -> Timestamp?
+    {
+        guard let header = loaded.header else { return nil }
+        guard let shard else {
+            if let carried = loaded.carried { try reports.addCarried(carried) }
+            return header.openFrom
+        }
+        guard header.shard != nil else {
+            if let carried = loaded.carried, shard.index == 1 { try reports.addCarried(carried) }
+            return header.openFrom
+        }
+        guard let previousMerge else {
+            throw RunState.Failure(
+                description: "\(path) goes on from a sharded night: give --previous-merge with the "
+                    + "folder `avt-replay merge` wrote for that night (docs/sharding.md)")
+        }
+        let merged = try MergeState.read(folder: previousMerge)
+        guard merged.shards == shard.count, merged.states[shard.index - 1] == header.identity else {
+            throw RunState.Failure(
+                description: "\(previousMerge)/\(MergeState.fileName) is not the merge of the night "
+                    + "\(path) goes on from: give the folder `avt-replay merge` wrote for that night")
+        }
+        let openFrom = merged.openFrom.map { Timestamp(milliseconds: $0) }
+        if let carried = loaded.carried { try reports.addCarried(carried, from: openFrom) }
+        return openFrom
     }
 
     /// The warnings of the run, in order: by input (its other names, then what its records

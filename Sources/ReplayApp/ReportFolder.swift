@@ -41,7 +41,7 @@ package final class ReportFolder {
     /// The names of the files a run writes into its report folder (the others are the
     /// user's, and kept).
     package static let ownNames: Set<String> = Set(ReportFile.allCases.map(\.name)).union([
-        "run.json", ReportSet.indexName, ReportSet.stateName, "check-options.json",
+        "run.json", ReportSet.indexName, ReportSet.stateName, MergeState.fileName, "check-options.json",
     ])
 
     /// Where an earlier version kept the spool by default, inside the report folder; it is

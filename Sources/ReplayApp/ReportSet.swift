@@ -43,6 +43,9 @@ package final class ReportSet {
     /// With `--metrics playbacks`, the encoder of the rows' points.
     private var rowMetrics: RowMetrics?
     private let sharding: Sharding?
+    /// A sharded run's: ``RunState/identity(ofHeaderLine:)`` of the state it leaves, for its
+    /// `summary.state`.
+    var stateIdentity: String?
     private let prefix: String
     private let index: ReportWriter?
     /// The files written whole at the end (``stage()``), waiting to be published.
@@ -217,40 +220,50 @@ package final class ReportSet {
     }
 
     /// Marks the buckets that end after `time` as still open (their rows say `partial`), and
-    /// returns what they hold, for the next run.
-    func leaveOpen(from time: Timestamp) -> Carried {
+    /// returns what the buckets from `kept` on (no later than `time`) hold, for the next run.
+    /// A shard keeps buckets from earlier than its own open ones: the next night's merge
+    /// re-writes those every shard keeps open (``addCarried(_:from:)``).
+    func leaveOpen(from time: Timestamp, keepingFrom kept: Timestamp? = nil) -> Carried {
         summary.openFrom = time
         pageSummary?.openFrom = time
         for index in breakdowns.indices { breakdowns[index].openFrom = time }
         aggregates.openFrom = time
+        let from = min(time, kept ?? time)
         return Carried(
-            summary: summary.carried?.state, page: pageSummary?.carried?.state, aggregates: aggregates.carried?.state,
-            breakdowns: breakdowns.isEmpty ? nil : breakdowns.map { $0.carried?.state })
+            summary: summary.carried(from: from)?.state, page: pageSummary?.carried(from: from)?.state,
+            aggregates: aggregates.carried(from: from)?.state,
+            breakdowns: breakdowns.isEmpty ? nil : breakdowns.map { $0.carried(from: from)?.state })
     }
 
-    /// Adds the open buckets an earlier run carried.
-    func addCarried(_ carried: Carried) throws(StateError) {
+    /// Adds the open buckets an earlier run carried; with `time`, only those from the one that
+    /// holds it on (a shard's state keeps more: the merge of its night says which are open).
+    func addCarried(_ carried: Carried, from time: Timestamp? = nil) throws(StateError) {
         func check(_ bucket: Int64, _ groupBy: [String], against other: (Int64, [String])) throws(StateError) {
             guard (bucket, groupBy) == other else {
                 throw StateError("the state's open buckets were made with another --bucket or --group-by")
             }
         }
+        func summary(_ state: KPISummary.State) throws(StateError) -> KPISummary? {
+            let carried = try KPISummary(state: state)
+            return time.map { carried.carried(from: $0) } ?? carried
+        }
         if let state = carried.summary {
-            try check(state.bucket, state.groupBy, against: (summary.bucket, summary.groupBy.keys))
-            summary.merge(try KPISummary(state: state))
+            try check(state.bucket, state.groupBy, against: (self.summary.bucket, self.summary.groupBy.keys))
+            if let kept = try summary(state) { self.summary.merge(kept) }
         }
         if let state = carried.page, let page = pageSummary {
             try check(state.bucket, state.groupBy, against: (page.bucket, page.groupBy.keys))
-            pageSummary?.merge(try KPISummary(state: state))
+            if let kept = try summary(state) { pageSummary?.merge(kept) }
         }
         for (index, state) in zip(breakdowns.indices, carried.breakdowns ?? []) {
             guard let state else { continue }
             try check(state.bucket, state.groupBy, against: (breakdowns[index].bucket, breakdowns[index].groupBy.keys))
-            breakdowns[index].merge(try KPISummary(state: state))
+            if let kept = try summary(state) { breakdowns[index].merge(kept) }
         }
         if let state = carried.aggregates {
             try check(state.bucket, state.groupBy, against: (aggregates.bucket, aggregates.groupBy.keys))
-            aggregates.merge(try MetricAggregates(state: state))
+            let carried = try MetricAggregates(state: state)
+            if let kept = time.map({ carried.carried(from: $0) }) ?? carried { aggregates.merge(kept) }
         }
     }
 
@@ -291,7 +304,8 @@ package final class ReportSet {
                 trace: sessionFiles[SessionFile.trace.rawValue] != nil,
                 summary: summary.state, aggregates: aggregates.state, page: pageSummary?.state,
                 breakdowns: breakdowns.map(\.state), worst: worst.state, valuePropositions: valuePropositions,
-                stations: stations, provenance: provenance, openFrom: summary.openFrom?.milliseconds)
+                stations: stations, provenance: provenance, openFrom: summary.openFrom?.milliseconds,
+                state: stateIdentity)
             let encoded: [UInt8]
             do {
                 encoded = try state.encoded()

@@ -10,8 +10,9 @@ import ReportEncoding
 ///
 /// The file holds state machines, never records: its size follows the lives open at the end,
 /// not how long they lived nor how many records they had. Its first line is a JSON header,
-/// `{"avtReplayState":4,"frontier":<ms>,"released":<ms>,"lives":<n>,"inputs":[…]}`: the
-/// replay's frontier, the time of the last record merged, the number of open lives, and every
+/// `{"avtReplayState":4,"frontier":<ms>,"released":<ms>,"openFrom":<ms>,"shard":"K/N","lives":<n>,"inputs":[…]}`:
+/// the replay's frontier, the time of the last record merged, the time from which the buckets
+/// are open, the shard whose lives it keeps (`--shard`), the number of open lives, and every
 /// input the runs that led to this state consumed, in order, each as
 /// `{"name":"<path as given>","size":<bytes>,"digest":"<16 hex>"}` (``InputIdentity``;
 /// standard input, other files that are not regular files, and inputs without a single entry
@@ -44,12 +45,12 @@ enum RunState {
         var inputs: [InputIdentity] = []
         /// The buckets still open.
         var carried: ReportSet.Carried?
+        /// The time from which the buckets are open: the earliest open row, or the frontier.
+        var openFrom: Timestamp? = nil
     }
 
-    /// Writes a state into `writer`, line by line (the lives are never held encoded all at
-    /// once); throws when a life cannot be kept (a custom component that cannot save its state,
-    /// named in the message).
-    static func write(_ saved: Saved, into writer: ReportWriter) throws(Failure) {
+    /// The header line of a saved state, without its line end.
+    static func headerLine(of saved: Saved) -> [UInt8] {
         var bytes: [UInt8] = []
         var json = JSONWriter()
         json.beginObject(into: &bytes)
@@ -62,6 +63,10 @@ enum RunState {
         if let released = saved.released {
             json.key("released", into: &bytes)
             json.int(released.milliseconds, into: &bytes)
+        }
+        if let openFrom = saved.openFrom {
+            json.key("openFrom", into: &bytes)
+            json.int(openFrom.milliseconds, into: &bytes)
         }
         if let shard = saved.shard {
             json.key("shard", into: &bytes)
@@ -83,8 +88,23 @@ enum RunState {
         }
         json.endArray(into: &bytes)
         json.endObject(into: &bytes)
-        json.endLine(into: &bytes)
-        writer.append(bytes)
+        return bytes
+    }
+
+    /// What tells one state from another: FNV-1a 64 of its header line (which lists every
+    /// input consumed), in hex. A shard's `summary.state` names the state it left, and
+    /// `merge.state` those of every shard, so that the next night's shards check that the merge
+    /// they are given is of the night they go on from.
+    static func identity(ofHeaderLine line: some Sequence<UInt8>) -> String {
+        let hex = String(Shard.fnv1a64(line), radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// Writes a state into `writer`, line by line (the lives are never held encoded all at
+    /// once); throws when a life cannot be kept (a custom component that cannot save its state,
+    /// named in the message).
+    static func write(_ saved: Saved, into writer: ReportWriter) throws(Failure) {
+        writer.append(headerLine(of: saved) + [UInt8(ascii: "\n")])
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
@@ -130,6 +150,8 @@ enum RunState {
         var lives = 0
         /// The buckets an earlier run left open.
         var carried: ReportSet.Carried?
+        /// The state's header; `nil` for a first run.
+        var header: Header?
     }
 
     /// Puts a saved state back: its lives into the engines (each into the one of its key), with both clocks. A missing file is
@@ -192,6 +214,7 @@ enum RunState {
             throw Failure(description: "\(path): the state file's count of lives does not match its contents")
         }
         for life in restored { engines.restore(life) }
+        loaded.header = header
         engines.resume(frontier: header.frontier)
         merge.resume(released: header.released)
         loaded.lives = restored.count
@@ -240,6 +263,10 @@ enum RunState {
         var shard: Shard?
         /// The inputs consumed (none in a header without them).
         var inputs: [InputIdentity]
+        /// The time from which the run that left it kept its buckets open.
+        var openFrom: Timestamp?
+        /// ``RunState/identity(ofHeaderLine:)``.
+        var identity: String
 
         /// Reads the first line of the state file at `path`; refuses one of another version
         /// with what to do.
@@ -260,6 +287,8 @@ enum RunState {
             }
             guard let lives = object["lives"] as? Int else { throw RunState.badHeader(path) }
             self.lives = lives
+            identity = RunState.identity(ofHeaderLine: line)
+            openFrom = (object["openFrom"] as? Int).map { Timestamp(milliseconds: Int64($0)) }
             shard = nil
             if let text = object["shard"] as? String {
                 let parts = text.split(separator: "/").compactMap { Int($0) }

@@ -42,7 +42,31 @@ package struct ShardMerger {
         let option = shards[0].state.options.first { $0.hasPrefix(prefix) }
         return option.flatMap { Int64($0.dropFirst(prefix.count)) } ?? HTMLReport.Page.defaultBreakdownMinimumViews
     }
-    /// The foot of the page: every shard read the same input with the same options.
+    /// What the next night's shards of a nightly series are given (`--previous-merge`): `nil`
+    /// when the shards ran without `--state`.
+    private var mergeState: MergeState? {
+        guard shards.contains(where: { $0.state.state != nil }) else { return nil }
+        var states: [String?] = Array(repeating: nil, count: shardCount)
+        for shard in shards where states.indices.contains(shard.state.shard - 1) {
+            states[shard.state.shard - 1] = shard.state.state
+        }
+        return MergeState(shards: shardCount, openFrom: shards.compactMap(\.state.openFrom).min(), states: states)
+    }
+
+    /// Writes `merge.state` into `folder` (the merged reports' staging folder) when the shards
+    /// ran with `--state`.
+    package func writeMergeState(into folder: String) throws(AtomicFile.WriteError) {
+        guard let state = mergeState else { return }
+        let path = (folder as NSString).appendingPathComponent(MergeState.fileName)
+        let bytes: [UInt8]
+        do {
+            bytes = try state.encoded()
+        } catch {
+            throw AtomicFile.WriteError(path: path, reason: "\(error)")
+        }
+        try AtomicFile.write(bytes, to: path)
+    }
+
     /// The foot of the page: the inputs and options of every shard, the counts of all of them
     /// added (each shard counts its own records; shard 1 the lines no key owns).
     package var provenance: HTMLReport.Provenance {

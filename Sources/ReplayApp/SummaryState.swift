@@ -7,7 +7,7 @@ import ReportEncoding
 /// and the options the shard ran with, which every shard merged must share.
 ///
 /// One JSON object on one line, keys sorted:
-/// `{"aggregate":false,"aggregates":{…},"breakdowns":[…],"format":"avt-replay summary.state","graphiteAggregate":true,"options":[…],"page":…,"prefix":"avt","provenance":{…},"shard":1,"shards":3,"stations":[…],"summary":{…},"trace":true,"valuePropositions":[…],"version":3,"worst":[…]}`.
+/// `{"aggregate":false,"aggregates":{…},"breakdowns":[…],"format":"avt-replay summary.state","graphiteAggregate":true,"openFrom":<ms>,"options":[…],"page":…,"prefix":"avt","provenance":{…},"shard":1,"shards":3,"state":"<16 hex>","stations":[…],"summary":{…},"trace":true,"valuePropositions":[…],"version":4,"worst":[…]}`.
 /// `summary` is the ``KPISummary/State`` (per group of `--group-by` values: the `all` KPIs,
 /// every playback's first and last time for `concurrent_peak`, and each bucket's KPIs, with
 /// the startup-time sketches as their bucket counts), `aggregates` the
@@ -20,7 +20,7 @@ import ReportEncoding
 struct SummaryState: Codable {
     static let formatName = "avt-replay summary.state"
     /// The format version; `merge` reads only this one.
-    static let currentVersion = 3
+    static let currentVersion = 4
 
     var format = Self.formatName
     var version = Self.currentVersion
@@ -52,6 +52,9 @@ struct SummaryState: Codable {
     /// With `--state`, the time from which the buckets are still open (epoch milliseconds):
     /// the earliest of the shard's open rows and the end of the input.
     var openFrom: Int64?
+    /// With `--state`, the identity of the state the shard left (``RunState/identity(ofHeaderLine:)``),
+    /// which `merge` writes into `merge.state` for the next night's shards to check.
+    var state: String?
 
     struct Failure: Error, CustomStringConvertible {
         var description: String

@@ -108,6 +108,7 @@ struct MergeCommand: ParsableCommand {
         }
         do {
             try reports.commit(provenance: merger.provenance)
+            try merger.writeMergeState(into: folder.staging)
             try folder.publish()
         } catch {
             printError("avt-replay merge: \(error)")

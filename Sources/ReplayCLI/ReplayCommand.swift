@@ -36,6 +36,7 @@ struct ReplayCommand: ParsableCommand {
     var state: String? { nightly.state }
     var finish: Bool { nightly.finish }
     var replaceRun: Bool { nightly.replaceRun }
+    var previousMerge: String? { nightly.previousMerge }
     var shard: ShardArgument? { scale.shard }
 
     func validate() throws {
@@ -53,6 +54,11 @@ struct ReplayCommand: ParsableCommand {
         if replaceRun && state == nil {
             throw ValidationError(
                 "--replace-run goes with --state: it replays the last run the state file recorded again.")
+        }
+        if previousMerge != nil && (state == nil || shard == nil) {
+            throw ValidationError(
+                "--previous-merge goes with --shard and --state: it gives a shard of a nightly series the merge of the night before."
+            )
         }
         if let shard {
             if shard.count < 1 {
@@ -92,7 +98,7 @@ struct ReplayCommand: ParsableCommand {
         for warning in replay.warnings where quiet < 2 { printError("avt-replay: \(warning)") }
         let outcome = ReplayRun(
             arguments: replay.configuration, out: out, state: state, finish: finish, replaceRun: replaceRun,
-            shard: shard?.shard,
+            shard: shard?.shard, previousMerge: previousMerge,
             quiet: quiet >= 2, showsProgress: quiet == 0, threads: threads.count
         )
         .execute()
@@ -203,6 +209,14 @@ extension ReplayCommand {
                 "With --state, replay the last run again when the inputs were replayed into FILE already: start from FILE.previous, the state before that run."
         )
         var replaceRun = false
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp(
+                "With --shard and --state, in a sharded nightly series: the folder merge wrote for the night the state goes on from (its merge.state says which buckets are still open in any shard).",
+                valueName: "dir"),
+            completion: .directory)
+        var previousMerge: String?
     }
 
     /// `--shard`: one of several machines replaying a day.

@@ -8,9 +8,6 @@ struct PartitionTests {
     /// that many records come late and some are rejected, lives ended by the idle gap.
     static let options = ["--trace", "--group-by", "title", "--aggregate", "--max-lateness", "2s", "--idle-gap", "20m"]
 
-    /// ``options`` without the aggregates and groups, whose points hold the buckets still open.
-    static let nightlyOptions = ["--trace", "--max-lateness", "2s", "--idle-gap", "20m"]
-
     /// Every report file but `run.json` (which tells what one process did).
     static let reportFiles = SampleReplayTests.reportFiles
 
@@ -156,56 +153,126 @@ struct PartitionTests {
         #expect(mixed.standardError.contains("partition="), "\(mixed.standardError)")
     }
 
-    /// A nightly job sharded: each night partitioned, each shard with a state of its own, the
-    /// shards merged: every night's rows, trace and rejects are the unsharded night's, and the
-    /// first night's every report. (The next nights re-write the buckets each shard left open,
-    /// which may be fewer than the unsharded run's: docs/sharding.md.) Another N is refused.
+    /// Runs one night of a sharded series: partitions `inputs` into three shards, replays each
+    /// with its state (given the merge of the night before, if any) and merges them into
+    /// `merged`; returns the merge's exit status.
+    private func shardedNight(
+        _ inputs: [String], night: Int, in root: URL, previousMerge: URL?, into merged: URL
+    ) throws -> Int32 {
+        let partition = root.appendingPathComponent("partition-\(night)")
+        let split = try CommandRunner.run(
+            ["partition", "--quiet", "--shards", "3", "--max-lateness", "2s", "--out", partition.path] + inputs)
+        #expect(split.status == 0, "\(split.standardError)")
+        var folders: [String] = []
+        for index in 1...3 {
+            let folder = root.appendingPathComponent("night-\(night)-shard-\(index)")
+            let state = root.appendingPathComponent("shard-\(index).state").path
+            let previous = previousMerge.map { ["--previous-merge", $0.path] } ?? []
+            let result = try CommandRunner.run(
+                ["--quiet", "--shard", "\(index)/3", "--state", state, "--out", folder.path] + previous + Self.options
+                    + (try parts(partition, index)))
+            #expect(result.status <= 1, "\(result.standardError)")
+            folders.append(folder.path)
+        }
+        return try CommandRunner.run(["merge", "--quiet", "--out", merged.path] + folders).status
+    }
+
+    /// A JSON object file's `openFrom`.
+    private func openFrom(_ file: URL) throws -> Int? {
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any]
+        return object?["openFrom"] as? Int
+    }
+
+    /// A nightly series in three shards, three nights: every night's merged reports are byte for
+    /// byte the unsharded night's, the buckets left open included (their rows, the page, the
+    /// aggregates' points), though the shards' own open buckets begin at other times.
     @Test func shardedNightsMergeIntoTheUnshardedNights() throws {
         let root = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
         let files = try generate(["--layout", "hourly"], into: root.appendingPathComponent("logs"))
-        let nights = [Array(files[..<2]), Array(files[2...])]
+        let nights = [Array(files[..<1]), Array(files[1..<3]), Array(files[3...])]
+        var previous: URL?
+        var shardsOpenApart = false
         for (night, inputs) in nights.enumerated() {
             let whole = root.appendingPathComponent("whole-\(night)")
             let single = try CommandRunner.run(
                 ["--quiet", "--state", root.appendingPathComponent("whole.state").path, "--out", whole.path]
-                    + Self.nightlyOptions + inputs)
+                    + Self.options + inputs)
             #expect(single.status <= 1, "\(single.standardError)")
-            let partition = root.appendingPathComponent("partition-\(night)")
-            let split = try CommandRunner.run(
-                ["partition", "--quiet", "--shards", "3", "--max-lateness", "2s", "--out", partition.path] + inputs)
-            #expect(split.status == 0, "\(split.standardError)")
-            var folders: [String] = []
-            for index in 1...3 {
-                let folder = root.appendingPathComponent("night-\(night)-shard-\(index)")
-                let state = root.appendingPathComponent("shard-\(index).state").path
-                let result = try CommandRunner.run(
-                    ["--quiet", "--shard", "\(index)/3", "--state", state, "--out", folder.path]
-                        + Self.nightlyOptions + (try parts(partition, index)))
-                #expect(result.status <= 1, "\(result.standardError)")
-                folders.append(folder.path)
-            }
             let merged = root.appendingPathComponent("merged-\(night)")
-            let merge = try CommandRunner.run(["merge", "--quiet", "--out", merged.path] + folders)
-            #expect(merge.status == single.status, "\(merge.standardError)")
-            // The buckets left open are re-written the next night: what the metrics files
-            // begin with, summary.csv, aggregates.csv and the page.
-            let rows = ["playbacks.csv", "vp_sessions.csv", "marconi_items.csv", "events.jsonl", "rejects.jsonl"]
-            for name in Self.reportFiles where night == 0 || rows.contains(name) {
-                let left = try Data(contentsOf: merged.appendingPathComponent(name))
-                let right = try Data(contentsOf: whole.appendingPathComponent(name))
-                #expect(left == right, "night \(night + 1): \(name) differs")
+            let status = try shardedNight(inputs, night: night, in: root, previousMerge: previous, into: merged)
+            #expect(status == single.status)
+            try expectSameReports(merged, whole, "night \(night + 1)")
+            let mergedOpenFrom = try openFrom(merged.appendingPathComponent("merge.state"))
+            #expect(mergedOpenFrom != nil)
+            for index in 1...3 {
+                let shard = root.appendingPathComponent("night-\(night)-shard-\(index)/summary.state")
+                if try openFrom(shard) != mergedOpenFrom { shardsOpenApart = true }
             }
+            previous = merged
         }
-        let other = root.appendingPathComponent("partition-2")
+        // Else the series would not tell whether a shard re-writes the buckets open in another.
+        #expect(shardsOpenApart, "every shard's buckets opened where the merge's did")
+
+        // The last night again (--replace-run) needs the merge of the night before it.
+        let partition = root.appendingPathComponent("partition-2")
+        let state = root.appendingPathComponent("shard-1.state").path
+        func rerun(_ previousMerge: [String]) throws -> CommandRunner.Output {
+            try CommandRunner.run(
+                [
+                    "--quiet", "--shard", "1/3", "--state", state, "--replace-run", "--out",
+                    root.appendingPathComponent("rerun").path,
+                ]
+                    + previousMerge + Self.options + (try parts(partition, 1)))
+        }
+        let withoutMerge = try rerun([])
+        #expect(withoutMerge.status == 4)
+        #expect(withoutMerge.standardError.contains("give --previous-merge"), "\(withoutMerge.standardError)")
+        let otherNight = try rerun(["--previous-merge", root.appendingPathComponent("merged-0").path])
+        #expect(otherNight.status == 4)
+        #expect(otherNight.standardError.contains("is not the merge of the night"), "\(otherNight.standardError)")
+        let again = try rerun(["--previous-merge", root.appendingPathComponent("merged-1").path])
+        #expect(again.status <= 1, "\(again.standardError)")
+        try expectSameReports(
+            root.appendingPathComponent("rerun"), root.appendingPathComponent("night-2-shard-1"), "rerun")
+
+        let other = root.appendingPathComponent("partition-other")
         _ = try CommandRunner.run(
             ["partition", "--quiet", "--shards", "2", "--max-lateness", "2s", "--out", other.path] + nights[1])
         let refused = try CommandRunner.run(
             [
-                "--quiet", "--shard", "1/2", "--state", root.appendingPathComponent("shard-1.state").path, "--out",
-                root.appendingPathComponent("refused").path,
+                "--quiet", "--shard", "1/2", "--state", state, "--out", root.appendingPathComponent("refused").path,
             ] + Self.options + (try parts(other, 1)))
         #expect(refused.status == 4)
         #expect(refused.standardError.contains("keeps the lives of shard 1/3"), "\(refused.standardError)")
+    }
+
+    /// Shards may go on from an unsharded night: shard 1 takes its open buckets, and the
+    /// nights after merge into the unsharded ones.
+    @Test func shardsGoOnFromAnUnshardedNight() throws {
+        let root = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = try generate(["--layout", "hourly"], into: root.appendingPathComponent("logs"))
+        let nights = [Array(files[..<2]), Array(files[2..<3]), Array(files[3...])]
+        let wholeState = root.appendingPathComponent("whole.state")
+        var previous: URL?
+        for (night, inputs) in nights.enumerated() {
+            let whole = root.appendingPathComponent("whole-\(night)")
+            let single = try CommandRunner.run(
+                ["--quiet", "--state", wholeState.path, "--out", whole.path] + Self.options + inputs)
+            #expect(single.status <= 1, "\(single.standardError)")
+            guard night > 0 else {
+                for index in 1...3 {
+                    try FileManager.default.copyItem(
+                        at: wholeState, to: root.appendingPathComponent("shard-\(index).state"))
+                }
+                continue
+            }
+            let merged = root.appendingPathComponent("merged-\(night)")
+            let status = try shardedNight(inputs, night: night, in: root, previousMerge: previous, into: merged)
+            #expect(status == single.status)
+            try expectSameReports(merged, whole, "night \(night + 1)")
+            previous = merged
+        }
     }
 }

@@ -80,6 +80,23 @@ struct KPISummaryTests {
         #expect(rows.map(\.peakConcurrent) == [3, 2, 3])
     }
 
+    /// A playback whose row is in a bucket already written still counts in the peak of an open
+    /// bucket it lasts into, when the next run writes that bucket whole (``KPISummary/carried(from:)``).
+    @Test func theOpenBucketsKeepThePeakOfPlaybacksBegunBefore() throws {
+        let before = [
+            record(0, "MediaRequest", "a"), record(1_000, "Start", "a"),
+            record(1_700_000, "PauseBegin", "a"), record(3_000_000, "PauseFinish", "a"), record(3_650_000, "End", "a"),
+        ]
+        let after = [
+            record(3_640_000, "MediaRequest", "c"), record(3_641_000, "Start", "c"), record(3_660_000, "End", "c"),
+        ]
+        var next = try #require(summary(before).carried(from: Timestamp(milliseconds: 3_620_000)))
+        next.merge(summary(after))
+        #expect(next.rows.map { $0.bucket?.milliseconds } == [3_600_000, nil])
+        #expect(next.rows.map(\.peakConcurrent) == [2, 2])
+        #expect(summary(before + after).rows.map(\.peakConcurrent) == [1, 2, 2])
+    }
+
     @Test func aSummaryWithoutSpansKeepsTheKPIsButNoPeak() {
         let records = [
             record(0, "MediaRequest", "a"), record(1_000, "Start", "a"), record(10_000, "End", "a"),
