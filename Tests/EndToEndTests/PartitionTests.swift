@@ -153,16 +153,19 @@ struct PartitionTests {
         #expect(mixed.standardError.contains("partition="), "\(mixed.standardError)")
     }
 
-    /// Runs one night of a sharded series: partitions `inputs` into three shards, replays each
-    /// with its state (given the merge of the night before, if any) and merges them into
-    /// `merged`; returns the merge's exit status.
+    /// Runs one night of a sharded series: partitions `inputs` into three shards (or, not
+    /// `partitioned`, has every shard read them all), replays each with its state (given the
+    /// merge of the night before, if any) and merges them into `merged`; returns the merge's
+    /// exit status.
     private func shardedNight(
-        _ inputs: [String], night: Int, in root: URL, previousMerge: URL?, into merged: URL
+        _ inputs: [String], night: Int, in root: URL, previousMerge: URL?, into merged: URL, partitioned: Bool = true
     ) throws -> Int32 {
         let partition = root.appendingPathComponent("partition-\(night)")
-        let split = try CommandRunner.run(
-            ["partition", "--quiet", "--shards", "3", "--max-lateness", "2s", "--out", partition.path] + inputs)
-        #expect(split.status == 0, "\(split.standardError)")
+        if partitioned {
+            let split = try CommandRunner.run(
+                ["partition", "--quiet", "--shards", "3", "--max-lateness", "2s", "--out", partition.path] + inputs)
+            #expect(split.status == 0, "\(split.standardError)")
+        }
         var folders: [String] = []
         for index in 1...3 {
             let folder = root.appendingPathComponent("night-\(night)-shard-\(index)")
@@ -170,7 +173,7 @@ struct PartitionTests {
             let previous = previousMerge.map { ["--previous-merge", $0.path] } ?? []
             let result = try CommandRunner.run(
                 ["--quiet", "--shard", "\(index)/3", "--state", state, "--out", folder.path] + previous + Self.options
-                    + (try parts(partition, index)))
+                    + (partitioned ? try parts(partition, index) : inputs))
             #expect(result.status <= 1, "\(result.standardError)")
             folders.append(folder.path)
         }
@@ -248,7 +251,7 @@ struct PartitionTests {
     }
 
     /// Shards may go on from an unsharded night: shard 1 takes its open buckets, and the
-    /// nights after merge into the unsharded ones.
+    /// nights after merge into the unsharded ones (shards that read all the input, here).
     @Test func shardsGoOnFromAnUnshardedNight() throws {
         let root = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: root) }
@@ -269,7 +272,8 @@ struct PartitionTests {
                 continue
             }
             let merged = root.appendingPathComponent("merged-\(night)")
-            let status = try shardedNight(inputs, night: night, in: root, previousMerge: previous, into: merged)
+            let status = try shardedNight(
+                inputs, night: night, in: root, previousMerge: previous, into: merged, partitioned: false)
             #expect(status == single.status)
             try expectSameReports(merged, whole, "night \(night + 1)")
             previous = merged

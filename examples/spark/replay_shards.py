@@ -2,7 +2,7 @@
 task of its shard, each task replays one shard, and the driver merges them.
 
     replay_shards.py --binary PATH --shards N --out DIR [--master URL] [--stage DIR]
-                     [--state-dir DIR] -- [avt-replay options] FILE...
+                     [--state-dir DIR [--previous-merge DIR]] -- [avt-replay options] FILE...
 
 Everything after `--` is avt-replay's: the replay options (the same for every shard, as
 `avt-replay merge` requires) and the input files. The job, in three steps:
@@ -28,8 +28,10 @@ file system), or the binary shipped with `spark-submit --files` (SparkFiles). Wi
 share, they are written to DIR/shard-K and only the path travels.
 
 A nightly job gives `--state-dir DIR` (on storage the executors share): shard K then replays
-with `--state DIR/shard-K.state`, its own state file, night after night with the same N
-(docs/sharding.md, "Nightly runs, sharded").
+with `--state DIR/shard-K.state`, its own state file, night after night with the same N, and
+from the second night `--previous-merge` the merged reports of the night before (the driver
+reads their `merge.state` and ships it to every shard task; docs/sharding.md, "Nightly runs,
+sharded").
 
 The job exits with the merge's status: 0, or 1 when some input lines were rejected (see
 rejects.jsonl); a step that fails otherwise fails its task, which Spark retries (every step's
@@ -65,10 +67,15 @@ def parse(argv):
     parser.add_argument("--master", help="the Spark master when not run by spark-submit, e.g. local[4]")
     parser.add_argument("--stage", help="a folder shared by the driver and the executors for the shards' reports")
     parser.add_argument("--state-dir", help="a shared folder of the shards' state files (shard-K.state), for nightly runs")
+    parser.add_argument("--previous-merge", help="with --state-dir: the merged reports of the night before (on the driver)")
     options = parser.parse_args(argv[:split])
     if options.shards < 1:
         parser.error("--shards must be at least 1")
+    if options.previous_merge and not options.state_dir:
+        parser.error("--previous-merge goes with --state-dir")
     replay_options, files = split_replay_arguments(argv[split + 1 :])
+    if option_value(replay_options, "--previous-merge") is not None:
+        parser.error("give --previous-merge before --: the driver ships it to the shards")
     if not files:
         parser.error("give avt-replay's input files after --")
     return options, replay_options, files
@@ -78,7 +85,7 @@ def parse(argv):
 VALUED = {
     "--out", "--state", "--since", "--until", "--max-lateness", "--max-late", "--max-rejects", "--idle-gap",
     "--bucket", "--group-by", "--prefix", "--metrics", "--ts-unit", "--threads", "--vp-duration", "--middleware",
-    "--breakdown-min-views", "--session-timeout", "--influx", "--graphite", "--spool", "--tag",
+    "--breakdown-min-views", "--session-timeout", "--influx", "--graphite", "--spool", "--tag", "--previous-merge",
 }
 
 
@@ -143,10 +150,11 @@ def split_file(rank, path, shards, binary, partition_options):
         shutil.rmtree(work, ignore_errors=True)
 
 
-def replay_shard(lines, shards, binary, manifest, replay_options, stage, state_dir=None):
+def replay_shard(lines, shards, binary, manifest, replay_options, stage, state_dir=None, previous_merge=None):
     """Step 2, a task per shard: writes the shard's part files from its lines (sorted by rank
-    and line), replays them, and yields (shard, folder, None) when the reports were written to
-    `stage`, or (shard, None, {file name: bytes})."""
+    and line), replays them (with the bytes of the night before's merge.state, if any), and
+    yields (shard, folder, None) when the reports were written to `stage`, or
+    (shard, None, {file name: bytes})."""
     lines = iter(lines)
     first = next(lines, None)
     if first is None:
@@ -171,6 +179,12 @@ def replay_shard(lines, shards, binary, manifest, replay_options, stage, state_d
         command = [executable(binary), "--quiet", "--shard", "%d/%d" % (shard, shards), "--out", out]
         if state_dir:
             command += ["--state", os.path.join(state_dir, "shard-%d.state" % shard)]
+        if previous_merge is not None:
+            previous = os.path.join(work, "previous-merge")
+            os.makedirs(previous)
+            with open(os.path.join(previous, "merge.state"), "wb") as handle:
+                handle.write(previous_merge)
+            command += ["--previous-merge", previous]
         result = subprocess.run(command + replay_options + parts, capture_output=True, text=True)
         if result.returncode not in WRITTEN:
             raise RuntimeError(
@@ -210,6 +224,8 @@ def partition_manifest(inputs, shards, partition_options):
         manifest["problems"] += own["problems"]
         if own.get("end") is not None:
             manifest["end"] = max(manifest.get("end", own["end"]), own["end"])
+        if own.get("start") is not None:
+            manifest["start"] = min(manifest.get("start", own["start"]), own["start"])
     return manifest
 
 
@@ -217,6 +233,10 @@ def main(argv):
     options, replay_options, files = parse(argv)
     files = replay_order(files)
     shards, binary, stage, state_dir = options.shards, options.binary, options.stage, options.state_dir
+    previous_merge = None
+    if options.previous_merge:
+        with open(os.path.join(options.previous_merge, "merge.state"), "rb") as handle:
+            previous_merge = handle.read()
     partition_options = []
     for name in ("--max-lateness", "--ts-unit"):
         value = option_value(replay_options, name)
@@ -247,7 +267,9 @@ def main(argv):
             split.filter(lambda record: record[0] != "input")
             .repartitionAndSortWithinPartitions(shards, lambda key: key[0] - 1)
             .mapPartitions(
-                lambda lines: replay_shard(lines, shards, binary, manifest, replay_options, stage, state_dir)
+                lambda lines: replay_shard(
+                    lines, shards, binary, manifest, replay_options, stage, state_dir, previous_merge
+                )
             )
             .collect()
         )
@@ -263,7 +285,13 @@ def main(argv):
             # A shard with no line at all: its reports are those of an empty folder of parts.
             folder = os.path.join(collected, "empty-%d" % shard)
             results.append(
-                (shard, None, empty_shard(folder, shard, shards, driver_binary, manifest, replay_options, state_dir))
+                (
+                    shard,
+                    None,
+                    empty_shard(
+                        folder, shard, shards, driver_binary, manifest, replay_options, state_dir, previous_merge
+                    ),
+                )
             )
         for shard, folder, shard_files in sorted(results, key=lambda result: result[0]):
             if folder is None:
@@ -281,10 +309,14 @@ def main(argv):
     return merge.returncode
 
 
-def empty_shard(work, shard, shards, binary, manifest, replay_options, state_dir):
+def empty_shard(work, shard, shards, binary, manifest, replay_options, state_dir, previous_merge):
     """The reports of a shard with no line, replayed on the driver."""
     os.makedirs(work)
-    replayed = list(replay_shard([((shard, 0, 0), None)], shards, binary, manifest, replay_options, None, state_dir))
+    replayed = list(
+        replay_shard(
+            [((shard, 0, 0), None)], shards, binary, manifest, replay_options, None, state_dir, previous_merge
+        )
+    )
     return replayed[0][2]
 
 

@@ -67,22 +67,25 @@ printf '{"ts": \n' | gzip -n >>"$work/logs/host-2.jsonl.gz"
 check generated 'local[4]' 5 --trace --aggregate --group-by title --bucket 15m --idle-gap 1m --max-lateness 2s \
     "$work"/logs/*.jsonl.gz
 
-# Two nights with a state file per shard (--state-dir) against the unsharded nightly series:
-# the first night's every report, the second's rows, trace and rejects (docs/sharding.md).
+# Two nights with a state file per shard (--state-dir), the second given the first's merge
+# (--previous-merge), against the unsharded nightly series: every report, every night.
 "$loggen" --records 8000 --files 4 --seed 5 --late 20 --out "$work/nights" >/dev/null
 nights=("$work"/nights/*.jsonl)
+previous=()
 for night in 1 2; do
     inputs=("${nights[@]:$(((night - 1) * 2)):2}")
     single="$work/night$night-single" spark="$work/night$night-spark"
+    options=(--trace --group-by title --aggregate)
     status=0
-    "$bin/avt-replay" -qq --state "$work/single.state" --out "$single" --trace "${inputs[@]}" || status=$?
+    "$bin/avt-replay" -qq --state "$work/single.state" --out "$single" "${options[@]}" "${inputs[@]}" || status=$?
     spark_status=0
     python3 examples/spark/replay_shards.py --master 'local[2]' --binary "$bin/avt-replay" --shards 3 \
-        --state-dir "$work/states" --out "$spark" -- --trace "${inputs[@]}" 2>"$work/night$night.log" ||
-        spark_status=$?
-    compared=(-x run.json)
-    [ "$night" -eq 1 ] || compared+=(-x summary.csv -x aggregates.csv -x report.html -x metrics.influx -x metrics.graphite)
-    if [ "$spark_status" -eq "$status" ] && diff -r "${compared[@]}" "$single" "$spark" >/dev/null; then
+        --state-dir "$work/states" "${previous[@]}" --out "$spark" -- "${options[@]}" "${inputs[@]}" \
+        2>"$work/night$night.log" || spark_status=$?
+    # merge.state is what the next night's shards are given.
+    compared=(-x run.json -x merge.state)
+    if [ "$spark_status" -eq "$status" ] && [ -s "$spark/merge.state" ] &&
+        diff -r "${compared[@]}" "$single" "$spark" >/dev/null; then
         echo "night $night: 3 shards with a state each give the unsharded night's reports"
         passed=$((passed + 1))
     else
@@ -90,6 +93,7 @@ for night in 1 2; do
         diff -r "${compared[@]}" "$single" "$spark" | head -20 >&2 || tail -20 "$work/night$night.log" >&2
         failed=$((failed + 1))
     fi
+    previous=(--previous-merge "$spark")
 done
 
 echo "examples/spark/test.sh: $passed passed, $failed failed"
