@@ -227,8 +227,8 @@ package struct ReplayRun {
             saved.openFrom = earliest
             // A shard keeps its buckets from no later than where any shard's are open: a row
             // still open began this night or was open at the end of the night before.
-            let kept = shard.flatMap { _ in [earliest, reader.merge.startTime, resumedOpenFrom].compactMap { $0 }.min()
-            }
+            var kept: Timestamp?
+            if shard != nil { kept = [earliest, reader.merge.startTime, resumedOpenFrom].compactMap { $0 }.min() }
             saved.carried = reports.leaveOpen(from: earliest, keepingFrom: kept)
         }
         counts.livesEndedByGap = engines.livesEndedByGap
