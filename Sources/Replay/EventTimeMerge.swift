@@ -114,7 +114,7 @@ package struct EventTimeMerge {
         placeTime: Timestamp? = nil
     ) -> Placement {
         let timestamp = record.timestamp
-        if startTime.map({ timestamp < $0 }) ?? true { startTime = timestamp }
+        observeStart(timestamp)
         var time = Self.place(of: placeTime ?? timestamp, clock: &clocks[input], maxLateness: maxLateness)
         // Only a resumed clock can be later than the input's clock less the window (see above).
         if let released, time < released { time = released }
@@ -165,7 +165,8 @@ package struct EventTimeMerge {
     /// or given by the partition: no row the input begins starts earlier.
     package private(set) var startTime: Timestamp?
 
-    /// Sets the earliest time of the whole input, of which this merge has a part.
+    /// Moves ``startTime`` to `time` when it is earlier: a record's, or the earliest of the
+    /// whole input, of which this merge has a part.
     package mutating func observeStart(_ time: Timestamp) {
         if startTime.map({ time < $0 }) ?? true { startTime = time }
     }
@@ -187,7 +188,7 @@ package struct EventTimeMerge {
     /// shard), so that the records merged get the places they have when it is.
     package mutating func observe(_ time: Timestamp, from input: Int) {
         if clocks[input].map({ time > $0 }) ?? true { clocks[input] = time }
-        if startTime.map({ time < $0 }) ?? true { startTime = time }
+        observeStart(time)
     }
 
     /// The digest that orders records of different keys at equal times: the key's shard hash

@@ -25,10 +25,7 @@ struct InputIdentity: Equatable {
     var content: Content { Content(size: size, digest: digest) }
 
     /// The digest as the state file writes it: 16 lowercase hex digits.
-    var digestText: String {
-        let hex = String(digest, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
+    var digestText: String { hexDigits(of: digest) }
 
     /// Reads back ``digestText``.
     static func digest(fromText text: String) -> UInt64? {

@@ -9,7 +9,7 @@ import Foundation
 /// One JSON line, keys sorted:
 /// `{"format":"avt-replay merge.state","openFrom":<ms>,"shards":4,"states":["<16 hex>",…],"version":1}`;
 /// `states` has one entry per shard (`null` for one `merge --partial` went without).
-package struct MergeState: Codable, Equatable {
+package struct MergeState: Codable, Equatable, JSONLineFile {
     static let fileName = "merge.state"
     static let formatName = "avt-replay merge.state"
 
@@ -25,12 +25,6 @@ package struct MergeState: Codable, Equatable {
         self.shards = shards
         self.openFrom = openFrom
         self.states = states
-    }
-
-    func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
     }
 
     /// Reads the `merge.state` of the merged report folder `folder`.

@@ -226,7 +226,7 @@ private final class SplitWork: Sendable {
 }
 
 /// `partition.json`: what the shards of a partition need to know of the whole input.
-package struct PartitionManifest: Codable, Equatable, Sendable {
+package struct PartitionManifest: Codable, Equatable, Sendable, JSONLineFile {
     package struct Input: Codable, Equatable, Sendable {
         /// The path as given to `partition`: what messages and `rejects.jsonl` name.
         package var path: String
@@ -267,16 +267,7 @@ package struct PartitionManifest: Codable, Equatable, Sendable {
     /// What tells this partition from another: FNV-1a 64 of its manifest, in hex. Shards of
     /// one partition carry it, so that `merge` refuses shards of two.
     package var digest: String {
-        let bytes = (try? encoded()) ?? []
-        let hash = Shard.fnv1a64(bytes)
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
-    func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+        hexDigits(of: Shard.fnv1a64((try? encoded()) ?? []))
     }
 
     /// The manifest of the partition whose shard folder holds every one of `paths` (its part

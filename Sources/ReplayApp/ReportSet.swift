@@ -243,27 +243,27 @@ package final class ReportSet {
                 throw StateError("the state's open buckets were made with another --bucket or --group-by")
             }
         }
-        func summary(_ state: KPISummary.State) throws(StateError) -> KPISummary? {
+        func kept(_ state: KPISummary.State) throws(StateError) -> KPISummary? {
             let carried = try KPISummary(state: state)
             return time.map { carried.carried(from: $0) } ?? carried
         }
         if let state = carried.summary {
-            try check(state.bucket, state.groupBy, against: (self.summary.bucket, self.summary.groupBy.keys))
-            if let kept = try summary(state) { self.summary.merge(kept) }
+            try check(state.bucket, state.groupBy, against: (summary.bucket, summary.groupBy.keys))
+            if let buckets = try kept(state) { summary.merge(buckets) }
         }
         if let state = carried.page, let page = pageSummary {
             try check(state.bucket, state.groupBy, against: (page.bucket, page.groupBy.keys))
-            if let kept = try summary(state) { pageSummary?.merge(kept) }
+            if let buckets = try kept(state) { pageSummary?.merge(buckets) }
         }
         for (index, state) in zip(breakdowns.indices, carried.breakdowns ?? []) {
             guard let state else { continue }
             try check(state.bucket, state.groupBy, against: (breakdowns[index].bucket, breakdowns[index].groupBy.keys))
-            if let kept = try summary(state) { breakdowns[index].merge(kept) }
+            if let buckets = try kept(state) { breakdowns[index].merge(buckets) }
         }
         if let state = carried.aggregates {
             try check(state.bucket, state.groupBy, against: (aggregates.bucket, aggregates.groupBy.keys))
             let carried = try MetricAggregates(state: state)
-            if let kept = time.map({ carried.carried(from: $0) }) ?? carried { aggregates.merge(kept) }
+            if let rows = time.map({ carried.carried(from: $0) }) ?? carried { aggregates.merge(rows) }
         }
     }
 

@@ -96,8 +96,7 @@ enum RunState {
     /// `merge.state` those of every shard, so that the next night's shards check that the merge
     /// they are given is of the night they go on from.
     static func identity(ofHeaderLine line: some Sequence<UInt8>) -> String {
-        let hex = String(Shard.fnv1a64(line), radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        hexDigits(of: Shard.fnv1a64(line))
     }
 
     /// Writes a state into `writer`, line by line (the lives are never held encoded all at

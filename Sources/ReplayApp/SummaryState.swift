@@ -17,7 +17,7 @@ import ReportEncoding
 /// `--group-by` and those of each key alone, the ten worst playbacks, the sessions by name and
 /// items by station, and the inputs and options). The same run always writes the
 /// same bytes.
-struct SummaryState: Codable {
+struct SummaryState: Codable, JSONLineFile {
     static let formatName = "avt-replay summary.state"
     /// The format version; `merge` reads only this one.
     static let currentVersion = 4
@@ -58,13 +58,6 @@ struct SummaryState: Codable {
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
-    }
-
-    /// The file's bytes.
-    func encoded() throws -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
     }
 
     /// Reads a state file.
