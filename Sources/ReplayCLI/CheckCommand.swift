@@ -20,8 +20,8 @@ struct CheckCommand: ParsableCommand {
             JUnit XML, a test case per report file, for CI systems.
 
             Exit status: 0 when the reports are the same (or were recorded), 1 when they differ, \
-            2 for a usage error, 3 when the reports could not be written, 4 when the expected set \
-            cannot be read or --strict or --max-rejects refused the input.
+            2 for a usage error, 3 when the reports or the --junit file could not be written, 4 \
+            when the expected set cannot be read or --strict or --max-rejects refused the input.
             """
     )
 
@@ -35,7 +35,9 @@ struct CheckCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Also write the outcome as JUnit XML to this file.", valueName: "file"))
+        help: ArgumentHelp(
+            "Also write the outcome as JUnit XML to this file (- for standard output; the differences then go to standard error).",
+            valueName: "file"))
     var junit: String?
 
     @OptionGroup var differences: DifferenceOptions
@@ -96,8 +98,9 @@ struct CheckCommand: ParsableCommand {
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
         guard let arguments = replayArguments() else {
-            writeJUnit(JUnitReport.failedReplay(expect: expect, reason: "the options differ from the recorded ones"))
-            return ExitStatus.usage.exitCode
+            return writeJUnit(
+                JUnitReport.failedReplay(expect: expect, reason: "the options differ from the recorded ones"),
+                status: ExitStatus.usage.exitCode)
         }
         let replayed = (folder as NSString).appendingPathComponent("reports")
         var run = ReplayRun(arguments: arguments.configuration, out: replayed, quiet: true, threads: threads.count)
@@ -107,10 +110,10 @@ struct CheckCommand: ParsableCommand {
         outcome.end()
         let status = outcome.status
         guard outcome.published else {
-            writeJUnit(
+            return writeJUnit(
                 JUnitReport.failedReplay(
-                    expect: expect, reason: "the replay failed with exit status \(status.rawValue)"))
-            return status.exitCode
+                    expect: expect, reason: "the replay failed with exit status \(status.rawValue)"),
+                status: status.exitCode)
         }
         let produced: ReportFiles
         do {
@@ -122,8 +125,11 @@ struct CheckCommand: ParsableCommand {
         let comparison = ReportComparison(
             before: expected, after: produced, renamedInputs: Self.compareInputNames(expected, produced, expect: expect)
         )
-        writeJUnit(JUnitReport.comparison(comparison, expect: expect))
-        return differences.report(comparison, command: "check", before: expect, after: "the replay")
+        // With --junit -, standard output is the XML's: the differences go to standard error.
+        let compared = differences.report(
+            comparison, command: "check", before: expect, after: "the replay",
+            to: junit == "-" ? .standardError : .standardOutput)
+        return writeJUnit(JUnitReport.comparison(comparison, expect: expect), status: compared)
     }
 
     /// Says plainly when the inputs' paths differ from those `rejects.jsonl` recorded (a check
@@ -155,13 +161,21 @@ struct CheckCommand: ParsableCommand {
         return renamed
     }
 
-    /// Writes `--junit`'s file, if asked for; a failure to write it is printed.
-    private func writeJUnit(_ bytes: [UInt8]) {
-        guard let junit else { return }
+    /// Writes `--junit`'s file, if asked for (`-`: standard output), and returns the check's
+    /// exit status: `status`, or 3 when the file could not be written (said once on standard
+    /// error), so that CI never passes on a stale or missing JUnit report.
+    private func writeJUnit(_ bytes: [UInt8], status: ExitCode) -> ExitCode {
+        guard let junit else { return status }
+        if junit == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return status
+        }
         do {
             try AtomicFile.write(bytes, to: junit)
+            return status
         } catch {
-            printError("avt-replay check: cannot write \(junit): \(error)")
+            printError("avt-replay check: --junit: \(error)")
+            return ExitStatus.outputFailed.exitCode
         }
     }
 

@@ -71,4 +71,32 @@ struct CheckOptionsTests {
         #expect(failed.status != 0 && failed.status != 1)
         #expect(try String(contentsOf: junit, encoding: .utf8).contains(#"<error message="the replay failed"#))
     }
+
+    @Test func aJUnitFileThatCannotBeWrittenFailsTheCheck() throws {
+        let result = try CheckCommandTests.check([
+            "--expect", "Tests/Golden/samples", "--junit", "/nonexistent/folder/junit.xml",
+        ])
+        // The reports are the same, but CI must not pass on a JUnit file that is not there.
+        #expect(result.status == 3, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.standardError)")
+        #expect(lines.first?.hasPrefix("avt-replay check: --junit: cannot write /nonexistent/folder/junit.xml") == true)
+        #expect(result.standardError.components(separatedBy: "cannot write").count == 2)
+    }
+
+    @Test func junitDashWritesTheXMLToStandardOutput() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let expected = try CheckCommandTests.editedCopy(
+            in: folder, file: "playbacks.csv", replacing: ",16150,156600,", with: ",16250,156600,")
+        let result = try CommandRunner.run(
+            ["check", "--expect", expected.path, "--junit", "-"] + CommandRunner.mainArguments
+                + CommandRunner.samples, in: folder)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix(#"<?xml version="1.0" encoding="UTF-8"?>"#))
+        #expect(result.standardOutput.contains(#"<failure message="1 difference">"#))
+        // The differences go to standard error, and no file named "-" is written.
+        #expect(result.standardError.contains("avt-replay check: 1 difference in 1 of 10 files"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("-").path))
+    }
 }
