@@ -33,16 +33,21 @@ public struct CSVEncoder: Sendable {
     }
 
     /// Appends a text cell, quoted when it contains `,`, `"`, CR or LF; the bytes between
-    /// quotes are appended a run at a time.
+    /// quotes are appended a run at a time. A text that a spreadsheet would run as a formula
+    /// (``isFormulaLike(_:)``) is written with a `'` before it (docs/reports.md, "Cells a
+    /// spreadsheet would run").
     public mutating func appendString(_ value: String, into buffer: inout [UInt8]) {
         beginCell(into: &buffer)
         var value = value
         value.withUTF8 { bytes in
+            let guarded = Self.isFormulaLike(bytes)
             guard bytes.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0D || $0 == 0x0A }) else {
+                if guarded { buffer.append(Self.formulaGuard) }
                 buffer.append(contentsOf: bytes)
                 return
             }
             buffer.append(0x22)
+            if guarded { buffer.append(Self.formulaGuard) }
             // Each quote ends a run and starts the next, so that it is written twice.
             var runStart = 0
             for index in bytes.indices where bytes[index] == 0x22 {
@@ -52,6 +57,38 @@ public struct CSVEncoder: Sendable {
             buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
             buffer.append(0x22)
         }
+    }
+
+    /// The character written before a text a spreadsheet would run: `'`, which Excel,
+    /// LibreOffice and Google Sheets take as "text follows" (OWASP's advice on CSV injection).
+    public static let formulaGuard = UInt8(ascii: "'")
+
+    /// Whether a text cell would be run by a spreadsheet as a formula: it begins with `=`, `+`,
+    /// `-`, `@`, a tab or a carriage return, and is not a plain number (`-12`, `+3.5`, which no
+    /// spreadsheet runs and which stay as they are).
+    public static func isFormulaLike(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = bytes.first else { return false }
+        switch first {
+        case UInt8(ascii: "="), UInt8(ascii: "@"), 0x09, 0x0D: return true
+        case UInt8(ascii: "+"), UInt8(ascii: "-"): return !isPlainNumber(bytes.dropFirst())
+        default: return false
+        }
+    }
+
+    /// Digits with at most one `.` among them, and at least one digit.
+    private static func isPlainNumber(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var digits = 0
+        var points = 0
+        for byte in bytes {
+            if (0x30...0x39).contains(byte) {
+                digits += 1
+            } else if byte == UInt8(ascii: "."), points == 0 {
+                points += 1
+            } else {
+                return false
+            }
+        }
+        return digits > 0
     }
 
     /// Appends a text cell, or an empty cell for `nil`.

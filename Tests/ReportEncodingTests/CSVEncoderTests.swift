@@ -21,6 +21,29 @@ struct CSVEncoderTests {
             } == "ios-7f3a9c,Episode 42,\n")
     }
 
+    /// OWASP's CSV injection: a text a spreadsheet would run gets a `'` before it; numbers
+    /// and texts that only contain those characters later stay as they are.
+    @Test(arguments: [
+        ("=HYPERLINK(\"http://x.example\")", "\"'=HYPERLINK(\"\"http://x.example\"\")\""),
+        ("=1+2", "'=1+2"),
+        ("+1 555 0100", "'+1 555 0100"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1)", "'@SUM(A1)"),
+        ("\tcmd", "'\tcmd"),
+        ("\rcmd", "\"'\rcmd\""),
+        ("=a,b", "\"'=a,b\""),
+        ("-12", "-12"),
+        ("+3.5", "+3.5"),
+        ("-.5", "-.5"),
+        ("-", "'-"),
+        ("a=b", "a=b"),
+        ("x-@+", "x-@+"),
+        ("'=already", "'=already"),
+    ])
+    func formulasAreGuarded(input: String, expected: String) {
+        #expect(row { csv, b in csv.appendString(input, into: &b) } == expected + "\n")
+    }
+
     @Test(arguments: [
         ("a,b", "\"a,b\""),
         (",", "\",\""),
@@ -31,7 +54,7 @@ struct CSVEncoderTests {
         ("a\"\"b", "\"a\"\"\"\"b\""),
         ("line1\nline2", "\"line1\nline2\""),
         ("cr\r", "\"cr\r\""),
-        ("\r\n", "\"\r\n\""),
+        ("\r\n", "\"'\r\n\""),
         ("tab\tok", "tab\tok"),
         (" padded ", " padded "),
         ("ünïcödé,", "\"ünïcödé,\""),
