@@ -15,6 +15,9 @@ package struct InfluxSink: MetricsSink {
     package let url: URL
     /// The value of the `Authorization` header, if any.
     private let authorization: String?
+    /// Every form of the secret a server could echo (the secret, the `Authorization` value and
+    /// its credentials): masked in whatever of a server's answer is shown (``shownAnswer(_:)``).
+    private let secrets: [String]
     package let timeout: TimeInterval
 
     /// What a write URL is not.
@@ -106,6 +109,12 @@ package struct InfluxSink: MetricsSink {
         }
         self.url = resolved
         self.timeout = timeout
+        var secrets = [secret, authorization].compactMap { $0 }
+        if let credentials = authorization?.split(separator: " ", maxSplits: 1).last {
+            secrets.append(String(credentials))
+        }
+        // The longest first, so that no part of a longer one is left after a shorter is masked.
+        self.secrets = Set(secrets.filter { !$0.isEmpty }).sorted { ($0.count, $0) > ($1.count, $1) }
     }
 
     package func send(_ batch: [UInt8]) -> Delivery {
@@ -125,7 +134,7 @@ package struct InfluxSink: MetricsSink {
         case .failure(.other(let reason)):
             return .unreachable("\(reason) (\(address))")
         case .success(let answer):
-            let text = Self.message(answer.body)
+            let text = shownAnswer(answer.body)
             switch answer.status {
             case 200..<300: return .delivered
             case 500...: return .unreachable("HTTP \(answer.status)\(text)")
@@ -175,13 +184,26 @@ package struct InfluxSink: MetricsSink {
     }
 
     /// InfluxDB's `{"error":"..."}`, as `: ...`.
-    private static func message(_ data: [UInt8]) -> String {
+    /// The most characters of a server's answer that are shown (printed, and kept in
+    /// `run.json`): InfluxDB's messages are shorter; a longer one is cut, ending in `…`.
+    package static let shownAnswerLimit = 500
+
+    /// What a server answered, as it is shown: `": " + ` its `error` (InfluxDB's JSON) or its
+    /// text, with every form of the secret masked (`***`), control characters (a terminal's
+    /// escapes, line breaks) as spaces, and cut to ``shownAnswerLimit`` characters; empty for
+    /// an empty answer.
+    func shownAnswer(_ data: [UInt8]) -> String {
         guard !data.isEmpty else { return "" }
+        var text = String(decoding: data.prefix(CurlPost.bodyLimit), as: UTF8.self)
         if let object = try? JSONSerialization.jsonObject(with: Data(data)) as? [String: Any],
             let error = object["error"] as? String
         {
-            return ": " + error
+            text = error
         }
-        return ": " + String(decoding: data.prefix(500), as: UTF8.self)
+        // Masked before it is cut, so that no part of a secret is left at the cut.
+        for secret in secrets { text = text.replacingOccurrences(of: secret, with: "***") }
+        text = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        if text.count > Self.shownAnswerLimit { text = text.prefix(Self.shownAnswerLimit - 1) + "…" }
+        return ": " + text
     }
 }

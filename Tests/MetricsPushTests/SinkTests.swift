@@ -145,4 +145,30 @@ struct SinkTests {
         #expect(last.head.hasPrefix("POST /write?db=t&precision=ns HTTP/1.1\r\n"))
         #expect(last.header("Authorization") == "Basic YXZ0OnB3")
     }
+
+    /// A server that echoes the request's `Authorization` header (or the password it holds)
+    /// in its error: what is shown has every form of the secret masked, no control
+    /// character, and at most ``InfluxSink/shownAnswerLimit`` characters.
+    @Test func aServerEchoingTheSecretHasItMasked() throws {
+        let long = String(repeating: "x", count: 2_000)
+        let server = try FakeInflux(answers: [
+            .init(status: 401, body: #"{"error":"bad header Authorization: Token t0k3n-s3cr3t"}"#),
+            .init(status: 400, body: "you sent Basic YXZ0OnB3LXNlY3JldA== for pw-secret\n\u{1B}[31mred\u{1B}[0m"),
+            .init(status: 400, body: "t0k3n-s3cr3t " + long),
+        ])
+        defer { server.stop() }
+        let v2 = try InfluxSink(
+            url: "http://127.0.0.1:\(server.port)/api/v2/write?org=a&bucket=b", secret: "t0k3n-s3cr3t", timeout: 5)
+        #expect(v2.send(batch) == .refused("HTTP 401: bad header Authorization: ***"))
+        let v1 = try InfluxSink(url: "http://avt@127.0.0.1:\(server.port)/write?db=t", secret: "pw-secret", timeout: 5)
+        #expect(v1.send(batch) == .refused("HTTP 400: you sent *** for ***  [31mred [0m"))
+        guard case .refused(let cut) = v2.send(batch) else {
+            Issue.record("a 400 is a refusal")
+            return
+        }
+        #expect(cut.hasPrefix("HTTP 400: *** xxx"))
+        #expect(!cut.contains("t0k3n"))
+        #expect(cut.hasSuffix("x…"))
+        #expect(cut.count == "HTTP 400: ".count + InfluxSink.shownAnswerLimit)
+    }
 }
