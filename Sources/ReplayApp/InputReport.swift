@@ -22,11 +22,11 @@ enum InputProblem {
         }
     }
 
-    /// The `rejects.jsonl` line: `{"file":…,"line":…,"reason":…,"excerpt":…}`; `line` is `null`
-    /// and `excerpt` empty for a problem with a whole file. A late record's reason is `late`,
-    /// with `"late_ms"` after it: how much earlier it is than its life's latest record.
-    func encoded() -> [UInt8] {
-        var buffer: [UInt8] = []
+    /// Appends the `rejects.jsonl` line to `buffer`: `{"file":…,"line":…,"reason":…,"excerpt":…}`;
+    /// `line` is `null` and `excerpt` empty for a problem with a whole file. A late record's
+    /// reason is `late`, with `"late_ms"` after it: how much earlier it is than its life's latest
+    /// record.
+    func encode(into buffer: inout [UInt8]) {
         var json = JSONWriter()
         json.beginObject(into: &buffer)
         json.key("file", into: &buffer)
@@ -54,7 +54,6 @@ enum InputProblem {
         }
         json.endObject(into: &buffer)
         json.endLine(into: &buffer)
-        return buffer
     }
 }
 
@@ -155,11 +154,12 @@ struct RejectsOrder: Comparable {
 }
 
 extension InputProblem {
-    /// Where it goes in `rejects.jsonl`.
-    var rejectsOrder: RejectsOrder {
+    /// Where it goes in `rejects.jsonl`: its file as shown, and its line (`nil` for the whole
+    /// file), as ``RejectsOrder`` orders them.
+    var place: (file: String, line: Int?) {
         switch self {
-        case .line(let rejection), .late(let rejection, _): RejectsOrder(file: rejection.file, line: rejection.line)
-        case .file(let name, _): RejectsOrder(file: name, line: nil)
+        case .line(let rejection), .late(let rejection, _): (rejection.file, rejection.line)
+        case .file(let name, _): (name, nil)
         }
     }
 }

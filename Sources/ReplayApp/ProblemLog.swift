@@ -29,6 +29,8 @@ struct ProblemLog {
 
     /// A record its life refused as late, as its rejected line.
     struct LateRecord: Sendable {
+        /// The record as a line of the log, its first ``RejectedLine/excerptLimit`` bytes: all
+        /// that `rejects.jsonl` keeps of it.
         var excerpt: [UInt8]
         var by: Int64
         var position: SourcePosition
@@ -37,6 +39,7 @@ struct ProblemLog {
             excerpt = []
             EventLogEncoder.encode(record, into: &excerpt)
             if excerpt.last == UInt8(ascii: "\n") { excerpt.removeLast() }
+            if excerpt.count > RejectedLine.excerptLimit { excerpt.removeSubrange(RejectedLine.excerptLimit...) }
             self.by = by
             self.position = position
         }

@@ -14,9 +14,10 @@ package final class ReportSet {
     /// without `--trace`).
     private let sessionFiles: [ReportWriter?]
     private let rejects: ReportWriter
-    /// The lines of `rejects.jsonl`, written in their order (``RejectsOrder``) when the set is
-    /// staged: a run notes them in the order it reads.
-    private var rejectLines: [(order: RejectsOrder, bytes: [UInt8])] = []
+    /// The lines of `rejects.jsonl`, kept (on disk past a few in memory) as a run notes them,
+    /// in the order it reads, and written in their order (``RejectsOrder``) when the set is
+    /// staged.
+    private let rejectLines: RejectsSpool
     private let metrics: MetricsReport
     /// The encoder of `metrics.influx`, kept from one session to the next.
     private var influxEncoder = InfluxLineEncoder()
@@ -62,6 +63,9 @@ package final class ReportSet {
     /// The names of the files `merge` reads besides the reports.
     static let indexName = "sessions.index"
     static let stateName = "summary.state"
+    /// The folder in the set's folder that holds the rejects spooled (``RejectsSpool``) until
+    /// the set is staged.
+    static let rejectsSpoolName = ".rejects-spool"
 
     /// Sessions are written when their first record is in this window (`--since`, `--until`).
     private let window: Range<Timestamp>
@@ -70,7 +74,8 @@ package final class ReportSet {
         folder: String, withTrace: Bool, prefix: String, bucket: Int64, groupBy: GroupBy = .none,
         metricPoints: MetricPoints = .events,
         window: Range<Timestamp> = Timestamp(milliseconds: .min)..<Timestamp(milliseconds: .max),
-        sharding: Sharding? = nil, breakdownMinimumViews: Int64 = HTMLReport.Page.defaultBreakdownMinimumViews
+        sharding: Sharding? = nil, breakdownMinimumViews: Int64 = HTMLReport.Page.defaultBreakdownMinimumViews,
+        rejectsMemoryLimit: Int = RejectsSpool.defaultMemoryLimit
     ) throws(AtomicFile.WriteError) {
         self.window = window
         self.breakdownMinimumViews = breakdownMinimumViews
@@ -88,6 +93,7 @@ package final class ReportSet {
         }
         sessionFiles = files
         rejects = try ReportWriter(path: path("rejects.jsonl"))
+        rejectLines = RejectsSpool(folder: path(Self.rejectsSpoolName), memoryLimit: rejectsMemoryLimit)
         metrics = MetricsReport(prefix: prefix, idsAsFields: true)
         rowMetrics = metricPoints.rows ? RowMetrics(prefix: prefix, groupBy: groupBy) : nil
         self.prefix = prefix
@@ -164,7 +170,8 @@ package final class ReportSet {
 
     /// Writes one problem with the input to `rejects.jsonl`.
     func write(_ problem: InputProblem) {
-        rejectLines.append((problem.rejectsOrder, problem.encoded()))
+        let place = problem.place
+        rejectLines.add(file: place.file, line: place.line) { problem.encode(into: &$0) }
     }
 
     /// Appends a session's bytes, as a shard wrote them, to one of the files (`merge`).
@@ -172,20 +179,20 @@ package final class ReportSet {
         sessionFiles[file.rawValue]?.append(bytes)
     }
 
-    /// Writes a line of a shard's `rejects.jsonl` to `rejects.jsonl` (`merge`).
-    func appendReject(_ bytes: [UInt8], order: RejectsOrder) {
-        rejectLines.append((order, bytes))
+    /// Writes a line of a shard's `rejects.jsonl` (with its newline), of `file` at `line`
+    /// (`nil`: the whole file), to `rejects.jsonl` (`merge`).
+    func appendReject(_ bytes: [UInt8], file: String, line: Int?) {
+        rejectLines.add(file: file, line: line) { $0.append(contentsOf: bytes) }
     }
 
-    /// Writes the rejects noted so far in their order (a stable sort: a line's problems, in the
-    /// order noted).
-    private func writeRejectLines() {
-        let sorted = rejectLines.indices.sorted { lhs, rhs in
-            let (left, right) = (rejectLines[lhs].order, rejectLines[rhs].order)
-            return left < right || (!(right < left) && lhs < rhs)
+    /// Writes the rejects noted so far in their order (a line's problems in the order noted),
+    /// and removes their spool.
+    private func writeRejectLines() throws(AtomicFile.WriteError) {
+        do throws(AtomicFile.WriteError) {
+            try rejectLines.write(into: rejects)
+        } catch {
+            throw AtomicFile.WriteError(path: rejects.path, reason: error.reason)
         }
-        for index in sorted { rejects.append(rejectLines[index].bytes) }
-        rejectLines = []
     }
 
     /// What a shard's `summary.state` holds for `report.html`, besides its summary.
@@ -292,7 +299,7 @@ package final class ReportSet {
             if metricPoints.graphiteAggregates {
                 sessionFiles[SessionFile.graphite.rawValue]?.append(metrics.graphite(aggregates))
             }
-            writeRejectLines()
+            try writeRejectLines()
             for writer in sessionFiles.compactMap({ $0 }) + [rejects] {
                 try writer.stage()
             }
@@ -341,7 +348,7 @@ package final class ReportSet {
     /// Keeps `rejects.jsonl` as it is so far at `path` (beside the report folder), flushed to
     /// disk and renamed into place: what a refused run leaves of its set.
     func keepRejects(at path: String) throws(AtomicFile.WriteError) {
-        writeRejectLines()
+        try writeRejectLines()
         try rejects.stage()
         try rejects.publish(to: path)
     }
@@ -360,6 +367,7 @@ package final class ReportSet {
     func discard() {
         for writer in stagedFiles + sessionFiles.compactMap({ $0 }) + [rejects] { writer.discard() }
         index?.discard()
+        rejectLines.reset()
         stagedFiles = []
     }
 }

@@ -58,6 +58,11 @@ final class ReportWriter {
         if buffer.count >= Self.flushSize { flush() }
     }
 
+    func append(_ bytes: UnsafeRawBufferPointer) {
+        buffer.append(bytes.assumingMemoryBound(to: UInt8.self))
+        if buffer.count >= Self.flushSize { flush() }
+    }
+
     /// Appends what `body` writes into the buffer; returns how many bytes that was.
     func append(_ body: (inout ByteWriter) -> Void) -> Int {
         let start = buffer.count

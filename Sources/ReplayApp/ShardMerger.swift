@@ -141,14 +141,13 @@ package struct ShardMerger {
     /// the rejects, and the summary state. Returns the number of sessions and whether any
     /// input was rejected.
     package func merge(into reports: ReportSet) throws(Failure) -> (sessions: Int, hasRejects: Bool) {
-        let rejects = try shardRejects()
+        let rejects = try addShardRejects(to: reports)
         var sessions = 0
         do {
             sessions = try mergeSessions(into: reports)
         } catch {
             throw Failure(description: error.description)
         }
-        for reject in rejects { reports.appendReject(reject.bytes, order: reject.order) }
         for shard in shards {
             do {
                 let state = shard.state
@@ -167,35 +166,50 @@ package struct ShardMerger {
         if let openFrom = shards.compactMap(\.state.openFrom).min() {
             _ = reports.leaveOpen(from: Timestamp(milliseconds: openFrom))
         }
-        return (sessions, !rejects.isEmpty)
+        return (sessions, rejects > 0)
     }
 
-    /// The lines of the shards' `rejects.jsonl`, each with its order: every shard writes the
-    /// rejects of its own records, and shard 1 those of the lines no key owns; a problem with a
-    /// whole file, which every shard notes, once.
-    private func shardRejects() throws(Failure) -> [(bytes: [UInt8], order: RejectsOrder)] {
+    /// Adds the lines of the shards' `rejects.jsonl` to `reports`, read a line at a time, each
+    /// with its place: every shard writes the rejects of its own records, and shard 1 those of
+    /// the lines no key owns; a problem with a whole file, which every shard notes, once.
+    /// Returns how many lines were added.
+    private func addShardRejects(to reports: ReportSet) throws(Failure) -> Int {
         struct Place: Decodable {
             var file: String
             var line: Int?
         }
         let decoder = JSONDecoder()
-        var lines: [(bytes: [UInt8], order: RejectsOrder)] = []
+        var added = 0
         var fileProblems: Set<[UInt8]> = []
         for shard in shards {
             let path = Self.path(shard.folder, "rejects.jsonl")
-            guard let data = FileManager.default.contents(atPath: path) else {
+            let reader: ShardFileReader
+            do {
+                reader = try ShardFileReader(path: path)
+            } catch {
                 throw Failure(description: "\(path): cannot be read")
             }
-            for (number, line) in data.split(separator: UInt8(ascii: "\n")).enumerated() {
-                guard let place = try? decoder.decode(Place.self, from: Data(line)) else {
-                    throw Failure(description: "\(path):\(number + 1): not a line of rejects.jsonl")
+            var number = 0
+            while true {
+                let read: [UInt8]?
+                do {
+                    read = try reader.readLine()
+                } catch {
+                    throw Failure(description: error.description)
                 }
-                let bytes = Array(line) + [UInt8(ascii: "\n")]
+                guard let line = read else { break }
+                if line.isEmpty { continue }
+                number += 1
+                guard let place = try? decoder.decode(Place.self, from: Data(line)) else {
+                    throw Failure(description: "\(path):\(number): not a line of rejects.jsonl")
+                }
+                let bytes = line + [UInt8(ascii: "\n")]
                 if place.line == nil, !fileProblems.insert(bytes).inserted { continue }
-                lines.append((bytes, RejectsOrder(file: place.file, line: place.line)))
+                reports.appendReject(bytes, file: place.file, line: place.line)
+                added += 1
             }
         }
-        return lines
+        return added
     }
 
     /// The next session of one shard, for the k-way merge.

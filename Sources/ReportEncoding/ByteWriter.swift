@@ -66,7 +66,7 @@ package struct ByteWriter: ~Copyable {
 
     /// Appends bytes.
     @inline(__always)
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         reserve(bytes.count)
         (base + count).update(from: source, count: bytes.count)
