@@ -16,10 +16,13 @@ import ReportDiff
 /// renamed in its place: for that instant there is no folder, still never a mix.
 ///
 /// Files of the report folder that avt-replay does not write are kept, linked into each new
-/// set; a folder of the user's inside it is refused, as it could not be kept whole. The run
-/// holds the lock until it ends, so two runs never interleave; the next run removes what a
-/// killed run left in the workspace (``recover()``), and the temporary files of writes it
-/// did into the folder (`run.json.tmp-PID`).
+/// set; a folder of the user's inside it is refused, as it could not be kept whole. Each new
+/// set takes the mode, owner and group of the folder it replaces. The run holds the lock until
+/// it ends, so two runs never interleave; then it removes its workspace, lock and all, so that
+/// a run that ends leaves nothing beside the folder. The next run removes what a killed run
+/// left in the workspace (``recover()``), and the temporary files of writes it did into the
+/// folder (`run.json.tmp-PID`). The workspace and what is in it are the tool's own: a link or
+/// anything but a folder there is refused, never followed.
 package final class ReportFolder {
     /// The report folder, as given.
     package let path: String
@@ -29,7 +32,17 @@ package final class ReportFolder {
     private let target: String
     /// The set replaced, while the two-rename switch goes on (where there is no swap).
     private let replaced: String
+    /// `.<name>.avt-replay`, beside the report folder: the lock, ``staging`` and ``replaced``.
+    private let workspace: String
     private let lock: RunLock
+    /// Whether the report folder was there when the run began (a run that fails leaves none
+    /// where there was none).
+    package let existed: Bool
+    /// The folders above the report folder this run made (`--out a/new/reports`), deepest
+    /// last: removed again when the run ends without publishing.
+    private var madeParents: [String] = []
+    /// Whether ``publish()`` put the new set in place.
+    private var published = false
 
     /// Why a report folder cannot be used, or published.
     package struct Failure: Error, CustomStringConvertible {
@@ -77,27 +90,128 @@ package final class ReportFolder {
                 description: "--out \(path) is the current folder or holds it: the reports need a folder of their "
                     + "own, which each run replaces whole (such as --out reports)")
         }
-        let workspace = (parent as NSString).appendingPathComponent(".\(name).avt-replay")
+        workspace = (parent as NSString).appendingPathComponent(".\(name).avt-replay")
         staging = (workspace as NSString).appendingPathComponent("next")
         replaced = (workspace as NSString).appendingPathComponent("replaced")
+        var targetStatus = stat()
+        existed = lstat(target, &targetStatus) == 0
         do {
-            try AtomicFile.makeDirectory(workspace)
+            madeParents = try Self.makeParents(of: parent)
+            lock = try Self.lockWorkspace(workspace, of: path)
         } catch {
-            throw Failure(description: "\(error)")
+            Self.removeParents(madeParents)
+            throw error
         }
         do {
-            lock = try RunLock(
-                path: (workspace as NSString).appendingPathComponent("lock"), for: "the reports in \(path)")
+            try recover()
+            try checkTarget(parent: parent)
+            try makeStaging(like: existed ? targetStatus : nil)
         } catch {
-            throw Failure(description: error.description, isBusy: error.isHeld)
+            removeWorkspace()
+            throw error
         }
-        try recover()
-        try checkTarget(parent: parent)
-        do {
-            try AtomicFile.makeDirectory(staging)
-        } catch {
-            throw Failure(description: "\(error)")
+    }
+
+    deinit {
+        removeWorkspace()
+    }
+
+    /// Makes the missing folders of `parent` and its own parents (`mkdir -p`), and returns
+    /// those it made, outermost first.
+    private static func makeParents(of parent: String) throws(Failure) -> [String] {
+        var missing: [String] = []
+        var folder = parent
+        while !folder.isEmpty && folder != "/" && !FileManager.default.fileExists(atPath: folder) {
+            missing.append(folder)
+            folder = (folder as NSString).deletingLastPathComponent
         }
+        var made: [String] = []
+        for folder in missing.reversed() {
+            if mkdir(folder, 0o777) != 0 && errno != EEXIST {
+                let reason = String(cString: strerror(errno))
+                removeParents(made)
+                throw Failure(description: "cannot create the directory \(folder): \(reason)")
+            }
+            made.append(folder)
+        }
+        return made
+    }
+
+    /// Removes the folders ``makeParents(of:)`` made, deepest first, as long as they are empty.
+    private static func removeParents(_ made: [String]) {
+        for folder in made.reversed() where rmdir(folder) != 0 { return }
+    }
+
+    /// Makes the workspace (unless another run's is there) and takes its lock; a workspace that
+    /// is a link, or not a folder, is refused. A workspace another run removed as it ended, just
+    /// as this one came, is made again.
+    private static func lockWorkspace(_ workspace: String, of path: String) throws(Failure) -> RunLock {
+        var attempt = 0
+        while true {
+            attempt += 1
+            if mkdir(workspace, 0o700) != 0 && errno != EEXIST {
+                throw Failure(description: "cannot create \(workspace): \(String(cString: strerror(errno)))")
+            }
+            var status = stat()
+            guard lstat(workspace, &status) == 0 else {
+                if attempt < 100 { continue }
+                throw Failure(description: "cannot create \(workspace): it is removed as it is made")
+            }
+            guard status.st_mode & S_IFMT == S_IFDIR else {
+                throw Failure(
+                    description: "\(workspace), where avt-replay writes the reports of \(path) before they "
+                        + "replace them, is a link or not a folder, which avt-replay does not follow: remove it")
+            }
+            do {
+                return try RunLock(
+                    path: (workspace as NSString).appendingPathComponent("lock"), for: "the reports in \(path)")
+            } catch {
+                // Removed by a run that ended between this one's mkdir and its lock: made again.
+                if !error.isHeld && !isFolder(workspace) && attempt < 100 { continue }
+                if !error.isHeld { rmdir(workspace) }
+                throw Failure(description: error.description, isBusy: error.isHeld)
+            }
+        }
+    }
+
+    /// Makes the empty ``staging`` folder, readable by this process alone until it takes the
+    /// mode, owner and group of the report folder it will replace (`like`), so that the files
+    /// written into it take that folder's group where it is setgid, and a folder made private
+    /// or given to a team stays so.
+    private func makeStaging(like previous: stat?) throws(Failure) {
+        guard mkdir(staging, 0o700) == 0 else {
+            throw Failure(description: "cannot create \(staging): \(String(cString: strerror(errno)))")
+        }
+        if let previous {
+            // The owner only where this process may give it (root); the group where it is one of
+            // this process's. chown clears the setgid bit, so the mode comes after.
+            if chown(staging, previous.st_uid, previous.st_gid) != 0 { _ = chown(staging, uid_t.max, previous.st_gid) }
+            _ = chmod(staging, previous.st_mode & 0o7777)
+        } else {
+            // A new report folder: the mode a folder made by mkdir would have.
+            let mask = umask(0)
+            umask(mask)
+            _ = chmod(staging, 0o777 & ~mask)
+        }
+    }
+
+    /// Removes the workspace: what a run left in it, its lock (released by ``lock``'s end)
+    /// and the folder itself, when no other run's is in it.
+    private func removeWorkspace() {
+        // Stopped between the two renames of a switch: the next run finishes it (``recover()``).
+        if !FileManager.default.fileExists(atPath: target) && Self.isFolder(replaced) { return }
+        for folder in [staging, replaced] where Self.isFolder(folder) {
+            try? FileManager.default.removeItem(atPath: folder)
+        }
+        lock.release()
+        rmdir(workspace)
+        if !published { Self.removeParents(madeParents) }
+    }
+
+    /// Whether `path` is a folder, not a link to one.
+    private static func isFolder(_ path: String) -> Bool {
+        var status = stat()
+        return lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR
     }
 
     /// Undoes what a killed run left: a switch it stopped in the middle of (the report folder
@@ -105,9 +219,7 @@ package final class ReportFolder {
     /// writing or removing are removed.
     private func recover() throws(Failure) {
         let manager = FileManager.default
-        if !manager.fileExists(atPath: target) && manager.fileExists(atPath: replaced)
-            && manager.fileExists(atPath: staging)
-        {
+        if !manager.fileExists(atPath: target) && Self.isFolder(replaced) && Self.isFolder(staging) {
             DiskStep.reach("rename \(staging) to \(target), the switch a killed run began")
             guard rename(staging, target) == 0 else {
                 throw Failure(description: "cannot finish the switch of \(path): \(String(cString: strerror(errno)))")
@@ -187,6 +299,7 @@ package final class ReportFolder {
                 throw switchFailure(error)
             }
         }
+        published = true
         try Self.flushFolder((target as NSString).deletingLastPathComponent)
         let old = FileManager.default.fileExists(atPath: replaced) ? replaced : staging
         DiskStep.reach("remove \(old), the set replaced")

@@ -13,10 +13,11 @@ package final class RunLock {
     }
 
     /// Takes the lock at `path` at once, or throws: a lock another run holds is named with that
-    /// run's pid, and `what` (`"the reports in out/"`).
+    /// run's pid, and `what` (`"the reports in out/"`). The lock file is removed when the lock
+    /// is let go: a run leaves none behind.
     package init(path: String, for what: String) throws(Failure) {
         do {
-            file = try LockFile(path: path)
+            file = try LockFile(path: path, removedWhenReleased: true)
         } catch {
             switch error {
             case .held(let holder):
@@ -29,5 +30,10 @@ package final class RunLock {
                 throw Failure(description: "cannot take the lock: \(reason)", isHeld: false)
             }
         }
+    }
+
+    /// Lets the lock go and removes its file; the lock's end does it too.
+    package func release() {
+        file.release()
     }
 }

@@ -28,8 +28,9 @@ package final class RunOutcome {
         published = status == .success || status == .inputSkipped
     }
 
-    /// Whether this run holds the report folder: then it may write its `run.json` there.
-    package var holdsFolder: Bool { folder != nil }
+    /// Whether this run holds a report folder that was there before it: then a run that
+    /// failed may write its `run.json` there (a run that fails creates no folder).
+    package var holdsFolder: Bool { folder?.existed ?? false }
 
     /// Puts the new state in place (``StateFile``), once the run's metrics are delivered or
     /// kept: from then on its inputs count as consumed.

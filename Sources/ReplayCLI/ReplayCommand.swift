@@ -110,7 +110,8 @@ struct ReplayCommand: ParsableCommand {
         }
         let counts = outcome.counts
         guard outcome.published else {
-            // A run refused because another one holds the folder writes nothing into it.
+            // A run refused because another one holds the folder writes nothing into it, nor
+            // does a failed run create a report folder that was not there.
             if outcome.holdsFolder || summaryJSON != nil {
                 writeSummary(
                     RunJSON(
