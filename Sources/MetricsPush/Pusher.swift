@@ -68,13 +68,20 @@ package struct Pusher {
             outcome.spoolError = "the batches waiting in the spool were not sent: \(error.description)"
         }
         for path in spooled {
-            guard outcome.unreachable == nil, let data = FileManager.default.contents(atPath: path) else { break }
-            switch deliver(Array(data)) {
+            guard outcome.unreachable == nil else { break }
+            let data: [UInt8]
+            switch spool.batch(at: path) {
+            case .success(let bytes): data = bytes
+            case .failure(let error):
+                outcome.refused.append(error.description)
+                continue
+            }
+            switch deliver(data) {
             case .delivered:
                 spool.remove(path)
                 outcome.flushed += 1
             case .refused(let message):
-                outcome.refused.append("\(path) (kept): \(describe(refusal: message, of: Array(data)))")
+                outcome.refused.append("\(path) (kept): \(describe(refusal: message, of: data))")
             case .unreachable(let cause):
                 outcome.unreachable = cause
             }

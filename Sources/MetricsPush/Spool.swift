@@ -102,6 +102,41 @@ package struct Spool: Sendable {
         unlink(path)
     }
 
+    /// The bytes of a kept batch, or why it is not sent: a batch file is the tool's own, so a
+    /// link or anything but a plain file in its place is never followed nor read.
+    package func batch(at path: String) -> Result<[UInt8], BatchError> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let error = errno
+            return .failure(
+                BatchError(
+                    description: error == ELOOP
+                        ? "\(path) is a symbolic link, which avt-replay does not follow: not sent (remove it)"
+                        : "cannot read \(path): \(String(cString: strerror(error)))"))
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            return .failure(BatchError(description: "\(path) is not a plain file: not sent (remove it)"))
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 {
+                return .failure(BatchError(description: "cannot read \(path): \(String(cString: strerror(errno)))"))
+            }
+            if count == 0 { return .success(bytes) }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    /// Why a kept batch is not sent.
+    package struct BatchError: Error, CustomStringConvertible {
+        package var description: String
+    }
+
     /// Removes the temporary files of processes that are gone (``Spool``'s leftover rule).
     package func removeLeftovers() {
         let own = getpid()

@@ -28,6 +28,17 @@ final class StateFile {
     /// holds the lock, or the lock file cannot be made.
     init(path: String) throws(RunLock.Failure) {
         self.path = path
+        // The state and its lock, copies and temporary files beside it are the tool's own: a
+        // state that is a link, a device or a folder is refused, and no lock made beside it.
+        var status = stat()
+        if lstat(path, &status) == 0 && status.st_mode & S_IFMT != S_IFREG {
+            throw RunLock.Failure(
+                description: "--state \(path) is "
+                    + (status.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "not a plain file")
+                    + ": avt-replay keeps its state in a plain file of its own, beside which it writes the "
+                    + "state's lock and copies; give the path of one (a new name starts a new series)",
+                isHeld: false)
+        }
         lock = try RunLock(path: path + ".lock", for: "the state \(path)")
         recover()
     }
