@@ -50,6 +50,9 @@ struct CheckCommand: ParsableCommand {
 
     func validate() throws {
         try replay.requireFiles()
+        let targets = OutputTargets(inputs: replay.files)
+        if record { try targets.checkFolder("--expect", expect) }
+        if let junit { try targets.checkFile("--junit", junit, kind: .junit, reports: expect) }
     }
 
     func run() throws {

@@ -43,6 +43,9 @@ struct MergeCommand: ParsableCommand {
             throw ValidationError("--out must not be one of the shard folders: merge into a folder of its own.")
         }
         try push.validate(besideReportsIn: out)
+        let targets = OutputTargets(inputs: shards)
+        try targets.checkFolder("--out", out)
+        if let spool = push.spool { try targets.checkFolder("--spool", spool) }
     }
 
     func run() throws {

@@ -49,6 +49,7 @@ struct PartitionCommand: ParsableCommand {
         if files.isEmpty { throw ValidationError("Give the event-log files to partition.") }
         if !(1...4_096).contains(shards) { throw ValidationError("--shards must be from 1 to 4096, not \(shards).") }
         if files.contains("-") { throw ValidationError("partition reads files, not standard input.") }
+        try OutputTargets(inputs: files).checkFolder("--out", out)
     }
 
     func run() throws {

@@ -46,6 +46,11 @@ struct ReplayCommand: ParsableCommand {
                     + AvtReplayCommand.subcommandNames.joined(separator: ", ") + ").")
         }
         try push.validate(besideReportsIn: out)
+        let targets = OutputTargets(inputs: replay.files, state: state)
+        if let state { try targets.checkState(state) }
+        try targets.checkFolder("--out", out)
+        if let summaryJSON { try targets.checkFile("--summary-json", summaryJSON, kind: .runSummary, reports: out) }
+        if let spool = push.spool { try targets.checkFolder("--spool", spool) }
         if finish && state == nil {
             throw ValidationError("--finish goes with --state: without it, every run ends its lives at the end.")
         }
