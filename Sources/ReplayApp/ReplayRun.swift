@@ -296,7 +296,14 @@ package struct ReplayRun {
             for (name, bytes) in extraFiles {
                 try AtomicFile.write(bytes, to: (folder.staging as NSString).appendingPathComponent(name))
             }
-            try folder.publish()
+            // From the switch to run.json, a signal waits (``RunOutcome/end()`` ends the commit).
+            Interruption.beginCommit()
+            do {
+                try folder.publish()
+            } catch {
+                Interruption.endCommit()
+                throw error
+            }
             // The rejects a refused run kept beside the folder are not those of the reports now in it.
             unlink(refusedRejects)
         } catch {

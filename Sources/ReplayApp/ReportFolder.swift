@@ -43,6 +43,8 @@ package final class ReportFolder {
     private var madeParents: [String] = []
     /// Whether ``publish()`` put the new set in place.
     private var published = false
+    /// The removal of the workspace, registered for a run that is interrupted (``Interruption``).
+    private var interruptionToken: Int?
 
     /// Why a report folder cannot be used, or published.
     package struct Failure: Error, CustomStringConvertible {
@@ -110,9 +112,18 @@ package final class ReportFolder {
             removeWorkspace()
             throw error
         }
+        let (target, staging, replaced, workspace) = (target, staging, replaced, workspace)
+        let (lockFile, madeParents) = ((workspace as NSString).appendingPathComponent("lock"), madeParents)
+        interruptionToken = Interruption.register {
+            // The process is ending: its lock goes with it, and its file first.
+            Self.removeWorkspace(
+                target: target, staging: staging, replaced: replaced, workspace: workspace,
+                releasingLock: { unlink(lockFile) }, madeParents: madeParents)
+        }
     }
 
     deinit {
+        if let interruptionToken { Interruption.unregister(interruptionToken) }
         removeWorkspace()
     }
 
@@ -198,14 +209,25 @@ package final class ReportFolder {
     /// Removes the workspace: what a run left in it, its lock (released by ``lock``'s end)
     /// and the folder itself, when no other run's is in it.
     private func removeWorkspace() {
+        Self.removeWorkspace(
+            target: target, staging: staging, replaced: replaced, workspace: workspace, releasingLock: lock.release,
+            madeParents: published ? [] : madeParents)
+    }
+
+    /// ``removeWorkspace()``, from what it needs alone (for ``Interruption``, on its own thread):
+    /// the folders above the report folder this run made are removed as long as they are empty.
+    private static func removeWorkspace(
+        target: String, staging: String, replaced: String, workspace: String, releasingLock: () -> Void,
+        madeParents: [String]
+    ) {
         // Stopped between the two renames of a switch: the next run finishes it (``recover()``).
-        if !FileManager.default.fileExists(atPath: target) && Self.isFolder(replaced) { return }
-        for folder in [staging, replaced] where Self.isFolder(folder) {
+        if !FileManager.default.fileExists(atPath: target) && isFolder(replaced) { return }
+        for folder in [staging, replaced] where isFolder(folder) {
             try? FileManager.default.removeItem(atPath: folder)
         }
-        lock.release()
+        releasingLock()
         rmdir(workspace)
-        if !published { Self.removeParents(madeParents) }
+        removeParents(madeParents)
     }
 
     /// Whether `path` is a folder, not a link to one.

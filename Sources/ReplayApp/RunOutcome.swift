@@ -26,6 +26,7 @@ package final class RunOutcome {
         hasStagedState = state != nil
         self.replacesLastRun = replacesLastRun
         published = status == .success || status == .inputSkipped
+        committing = published
     }
 
     /// Whether this run holds a report folder that was there before it: then a run that
@@ -47,10 +48,18 @@ package final class RunOutcome {
         state?.discard()
     }
 
-    /// Lets the locks go.
+    /// Whether the run's commit (``Interruption/beginCommit()``) is still to be ended.
+    private var committing: Bool
+
+    /// Lets the locks go, and ends the run's commit: a signal that came meanwhile ends the
+    /// process now.
     package func end() {
         state?.discard()
         state = nil
         folder = nil
+        if committing {
+            committing = false
+            Interruption.endCommit()
+        }
     }
 }

@@ -16,6 +16,8 @@ final class StateFile {
     let path: String
     private let lock: RunLock
     private var writer: ReportWriter?
+    /// The removal of the staged state and the lock, for a run that is interrupted.
+    private var interruptionToken = 0
 
     /// Where the state a commit replaces is kept: `FILE.previous`.
     static func previousPath(of path: String) -> String { path + ".previous" }
@@ -40,7 +42,13 @@ final class StateFile {
                 isHeld: false)
         }
         lock = try RunLock(path: path + ".lock", for: "the state \(path)")
+        let removed = [TemporaryName.of(path, pid: getpid()), path + ".lock"]
+        interruptionToken = Interruption.register { for file in removed { unlink(file) } }
         recover()
+    }
+
+    deinit {
+        Interruption.unregister(interruptionToken)
     }
 
     /// Finishes or undoes the commit of a run killed in the middle, and removes the

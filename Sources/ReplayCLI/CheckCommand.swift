@@ -99,7 +99,11 @@ struct CheckCommand: ParsableCommand {
             printError("avt-replay: cannot create a temporary folder in \(NSTemporaryDirectory())")
             return ExitStatus.outputFailed.exitCode
         }
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let removal = Interruption.register { try? FileManager.default.removeItem(atPath: folder) }
+        defer {
+            Interruption.unregister(removal)
+            try? FileManager.default.removeItem(atPath: folder)
+        }
         guard let arguments = replayArguments() else {
             return writeJUnit(
                 JUnitReport.failedReplay(expect: expect, reason: "the options differ from the recorded ones"),

@@ -45,6 +45,8 @@ public struct ReplayTool: Sendable {
     /// Parses the process's arguments, runs the command and exits with its status (see the
     /// README's exit codes); returns only when the command succeeded.
     public func main() {
+        // Before any thread starts: every thread then leaves SIGINT and SIGTERM to Interruption's.
+        Interruption.install()
         ReplayTool.$current.withValue(self) {
             AvtReplayCommand.main()
         }

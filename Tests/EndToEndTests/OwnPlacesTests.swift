@@ -132,3 +132,63 @@ struct OwnPlacesTests {
         #expect(FileManager.default.fileExists(atPath: secret.path))
     }
 }
+
+/// SIGINT and SIGTERM stop a run with one line and exit 130 or 143: before its commit, with
+/// what it wrote removed and the previous reports and state as they were; during it, once
+/// the reports and the state are both this run's.
+struct InterruptionTests {
+    @Test func anInterruptedRunLeavesThePreviousReportsAndStateOrCommitsWhole() throws {
+        let folder = try CommandRunner.makeTemporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (first, second) = (CommandRunner.samples[0], CommandRunner.samples[1])
+        func night(_ base: URL, _ input: String, _ environment: [String: String] = [:]) throws -> CommandRunner.Output {
+            try CommandRunner.run(["-q", "--out", "out", "--state", "st", input], environment: environment, in: base)
+        }
+        func files(_ base: URL) throws -> [String: Data] {
+            var files = try BadInputTests.contents(of: base.appendingPathComponent("out"))
+            for name in ["st", "st.previous"] {
+                files[name] = try Data(contentsOf: base.appendingPathComponent(name))
+            }
+            return files
+        }
+        let base = folder.appendingPathComponent("base")
+        try FileManager.default.createDirectory(at: base, withIntermediateDirectories: true)
+        #expect(try night(base, first).status == 0)
+        let before = try files(base)
+        let clean = folder.appendingPathComponent("clean")
+        try FileManager.default.copyItem(at: base, to: clean)
+        #expect(try night(clean, second).status == 0)
+        let after = try files(clean)
+        let expectedTree = PublishingTests.tree(clean).filter { $0 != "out/run.json" }
+        var (step, interrupted, committed) = (1, 0, 0)
+        while step < 200 {
+            let work = folder.appendingPathComponent("step-\(step)")
+            try FileManager.default.copyItem(at: base, to: work)
+            let (name, signal) = step % 2 == 0 ? ("INT", SIGINT) : ("TERM", SIGTERM)
+            let result = try night(work, second, ["AVT_REPLAY_SIGNAL_AT": String(step), "AVT_REPLAY_SIGNAL": name])
+            if result.status == 0 { break }
+            let message = result.standardError
+            #expect(result.status == 128 + signal, "\(message)")
+            let lines = message.split(separator: "\n").filter { !$0.contains("AVT_REPLAY_SIGNAL_AT") }
+            if message.contains("the previous reports and state are as they were") {
+                interrupted += 1
+                #expect(
+                    lines == ["avt-replay: interrupted (SIG\(name)): the previous reports and state are as they were"])
+                #expect(try files(work) == before, "\(message)")
+                #expect(try night(work, second).status == 0, "\(message)")
+            } else {
+                committed += 1
+                #expect(message.contains("as it committed: the reports and state are this run's"), "\(message)")
+                #expect(try files(work) == after, "\(message)")
+                // The night is done: the same run again is a rerun.
+                #expect(try night(work, second).status == 4, "\(message)")
+            }
+            // Nothing temporary left, no workspace, no lock.
+            #expect(PublishingTests.tree(work).filter { $0 != "out/run.json" } == expectedTree, "\(message)")
+            #expect(try files(work) == after, "\(message)")
+            try FileManager.default.removeItem(at: work)
+            step += 1
+        }
+        #expect(interrupted > 10 && committed > 2, "\(interrupted) interrupted, \(committed) committed")
+    }
+}
