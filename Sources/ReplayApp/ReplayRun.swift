@@ -87,6 +87,7 @@ package struct ReplayRun {
         let outcome = replay(into: folder, state: stateFile)
         if !outcome.published {
             stateFile?.discard()
+            stateFile?.endUnpublished()
             folder.discard()
         }
         return outcome
@@ -113,9 +114,14 @@ package struct ReplayRun {
             return failed(.inputFailed)
         }
         var plan: StatePlan?
-        if let state {
+        if let state, let stateFile {
             do {
-                plan = try StatePlan(state: state, inputs: inputs, replaceRun: replaceRun)
+                let made = try StatePlan(state: state, inputs: inputs, replaceRun: replaceRun)
+                plan = made
+                try stateFile.beginRun(inputs: made.identities, out: out)
+            } catch let error as AtomicFile.WriteError {
+                printError("avt-replay: \(error); nothing was written")
+                return failed(.outputFailed)
             } catch {
                 printError("avt-replay: \(error)")
                 return failed(.inputFailed)
@@ -295,6 +301,11 @@ package struct ReplayRun {
             try reports.publish()
             for (name, bytes) in extraFiles {
                 try AtomicFile.write(bytes, to: (folder.staging as NSString).appendingPathComponent(name))
+            }
+            // The pending record names the staged state: a kill from here on leaves the series
+            // to be finished by this run again (``PendingRun``).
+            if let stateFile {
+                try stateFile.willCommit(stagedIdentity: RunState.identity(ofHeaderLine: RunState.headerLine(of: saved)))
             }
             // From the switch to run.json, a signal waits (``RunOutcome/end()`` ends the commit).
             Interruption.beginCommit()

@@ -18,6 +18,8 @@ final class StateFile {
     private var writer: ReportWriter?
     /// The removal of the staged state and the lock, for a run that is interrupted.
     private var interruptionToken = 0
+    /// This run's record in `FILE.pending`, once written (``beginRun(inputs:out:)``).
+    private var pending: PendingRun?
 
     /// Where the state a commit replaces is kept: `FILE.previous`.
     static func previousPath(of path: String) -> String { path + ".previous" }
@@ -42,9 +44,57 @@ final class StateFile {
                 isHeld: false)
         }
         lock = try RunLock(path: path + ".lock", for: "the state \(path)")
-        let removed = [TemporaryName.of(path, pid: getpid()), path + ".lock"]
-        interruptionToken = Interruption.register { for file in removed { unlink(file) } }
+        registerRemoval(withPending: false)
         recover()
+    }
+
+    /// Registers what an interrupted run removes: the staged state and the lock, and before
+    /// the commit this run's pending record (the run then ends with the state as it was).
+    private func registerRemoval(withPending: Bool) {
+        if interruptionToken != 0 { Interruption.unregister(interruptionToken) }
+        let pendingPath = PendingRun.path(of: path)
+        var removed = [
+            TemporaryName.of(path, pid: getpid()), TemporaryName.of(pendingPath, pid: getpid()), path + ".lock",
+        ]
+        if withPending { removed.append(pendingPath) }
+        interruptionToken = Interruption.register { [removed] in for file in removed { unlink(file) } }
+    }
+
+    /// Checks the record of a run that did not end (``PendingRun``) against this run's
+    /// inputs, and records this run as pending: throws ``RunState/Failure`` when another run
+    /// must be made again first, ``AtomicFile/WriteError`` when the record cannot be written.
+    func beginRun(inputs: [InputIdentity?], out: String) throws {
+        if let pending = try PendingRun.read(besideState: path), !pending.isRepeated(by: inputs) {
+            throw RunState.Failure(description: "\(path): \(pending.repeatAdvice)")
+        }
+        try AtomicFile.write(try PendingRun(inputs: inputs, out: out).encoded(), to: PendingRun.path(of: path))
+        pending = PendingRun(inputs: inputs, out: out)
+        registerRemoval(withPending: true)
+    }
+
+    /// Names in the pending record the state staged (``stage(_:)``), before the reports are
+    /// switched in: from then on an interruption waits for the commit, and a kill leaves the
+    /// record for the next run.
+    func willCommit(stagedIdentity: String) throws(AtomicFile.WriteError) {
+        guard var pending else { return }
+        pending.state = stagedIdentity
+        self.pending = pending
+        let bytes: [UInt8]
+        do {
+            bytes = try pending.encoded()
+        } catch {
+            throw AtomicFile.WriteError(path: PendingRun.path(of: path), reason: "\(error)")
+        }
+        try AtomicFile.write(bytes, to: PendingRun.path(of: path))
+        registerRemoval(withPending: false)
+    }
+
+    /// Removes this run's pending record: it ended without publishing, and said so.
+    func endUnpublished() {
+        guard pending != nil else { return }
+        pending = nil
+        DiskStep.reach("remove \(PendingRun.path(of: path)), the run failed")
+        unlink(PendingRun.path(of: path))
     }
 
     deinit {
@@ -54,6 +104,14 @@ final class StateFile {
     /// Finishes or undoes the commit of a run killed in the middle, and removes the
     /// temporary files such runs left (`FILE.tmp-PID`, `FILE.previous.next.tmp-PID`).
     private func recover() {
+        // Killed after its commit, before it removed its record: the record is done with.
+        let pendingPath = PendingRun.path(of: path)
+        if let pending = try? PendingRun.read(besideState: path), let staged = pending.state,
+            (try? RunState.header(at: path))??.identity == staged
+        {
+            DiskStep.reach("remove \(pendingPath), left by a run killed after its commit")
+            unlink(pendingPath)
+        }
         if FileManager.default.fileExists(atPath: nextPrevious) {
             if FileManager.default.fileExists(atPath: path) && !Self.sameBytes(path, nextPrevious) {
                 // Killed after the commit: the link is the state before it.
@@ -67,7 +125,7 @@ final class StateFile {
         let folder = (path as NSString).deletingLastPathComponent
         let name = (path as NSString).lastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
-        let written = [name, name + ".previous", name + ".previous.next"]
+        let written = [name, name + ".previous", name + ".previous.next", name + ".pending"]
         for leftover in names {
             guard let owner = TemporaryName.owner(of: leftover),
                 written.contains(where: { TemporaryName.of($0, pid: owner) == leftover })
@@ -118,6 +176,11 @@ final class StateFile {
                 throw AtomicFile.WriteError(path: previous, reason: String(cString: strerror(errno)))
             }
             try Self.flush(folder)
+        }
+        if pending != nil {
+            pending = nil
+            DiskStep.reach("remove \(PendingRun.path(of: path)), the run committed")
+            unlink(PendingRun.path(of: path))
         }
     }
 

@@ -92,6 +92,19 @@ struct PublishingTests {
         let afterSecond = try files(clean)
         #expect(afterSecond.previous == afterFirst.state)
         let expectedTree = Self.tree(clean).filter { !$0.hasPrefix("out.spool/") }
+        // A third night, for the cron job that comes after a killed night.
+        let third = folder.appendingPathComponent("night-3.jsonl").path
+        try Data(
+            #"{"ts":1763711000000,"instrument":"tv-n3","tracker":0,"action":"MediaRequest","attrs":{"title":"N3"}}"#
+                .utf8
+        ).write(to: URL(fileURLWithPath: third))
+        let afterThird: (reports: [String: Data], state: Data, previous: Data)
+        do {
+            let series = folder.appendingPathComponent("series")
+            try FileManager.default.copyItem(at: clean, to: series)
+            #expect(try night(series, third).status == 5)
+            afterThird = try files(series)
+        }
         var step = 1
         while step < 200 {
             let work = folder.appendingPathComponent("step-\(step)")
@@ -106,6 +119,28 @@ struct PublishingTests {
             #expect(left == afterFirst.reports || left == afterSecond.reports, "\(message)")
             // Killed after its state was committed, the night is done; before, it is made again.
             let done = try Data(contentsOf: work.appendingPathComponent("st")) == afterSecond.state
+            // The next night's run goes on to the unbroken series when the night is done, and
+            // is refused, naming the night to run again, when it is not.
+            let next = folder.appendingPathComponent("next-\(step)")
+            try FileManager.default.copyItem(at: work, to: next)
+            let nextNight = try night(next, third)
+            // Killed before its record of the run was written (its first steps), a run has
+            // changed nothing: the next night goes on from the night before, as if it had not run.
+            let traceless =
+                !done && !FileManager.default.fileExists(atPath: work.appendingPathComponent("st.pending").path)
+            if traceless {
+                #expect(left == afterFirst.reports, "\(message)")
+                #expect(nextNight.status == 5, "\(message): \(nextNight.standardError)")
+            } else if done {
+                #expect(nextNight.status == 5, "\(message): \(nextNight.standardError)")
+                #expect(try files(next) == afterThird, "\(message)")
+            } else {
+                #expect(nextNight.status == 4, "\(message): \(nextNight.standardError)")
+                #expect(
+                    nextNight.standardError.contains("Run it again first"), "\(message): \(nextNight.standardError)")
+                #expect(try Data(contentsOf: next.appendingPathComponent("st")) == afterFirst.state, "\(message)")
+            }
+            try FileManager.default.removeItem(at: next)
             let again = try night(work, second)
             #expect(again.status == (done ? 4 : 5), "\(message): \(again.standardError)")
             #expect(try files(work) == afterSecond, "\(message)")
@@ -352,8 +387,10 @@ struct PublishingTests {
         let file = folder.appendingPathComponent("a-file")
         try Data().write(to: file)
         #expect(try CommandRunner.run(["--out", file.path, input]).status == 3)
-        // CommandRunner runs in the package's folder.
-        let current = try CommandRunner.run(["--out", ".", input])
+        // CommandRunner runs in the package's folder (the input on standard input: a folder
+        // holding an input is refused before, OutputTargetsTests).
+        let current = try CommandRunner.run(
+            ["--out", ".", "-"], standardInput: try Data(contentsOf: URL(fileURLWithPath: input)))
         #expect(current.status == 3)
         #expect(current.standardError.contains("is the current folder or holds it"))
     }
