@@ -305,7 +305,8 @@ package struct ReplayRun {
             // The pending record names the staged state: a kill from here on leaves the series
             // to be finished by this run again (``PendingRun``).
             if let stateFile {
-                try stateFile.willCommit(stagedIdentity: RunState.identity(ofHeaderLine: RunState.headerLine(of: saved)))
+                try stateFile.willCommit(
+                    stagedIdentity: RunState.identity(ofHeaderLine: RunState.headerLine(of: saved)))
             }
             // From the switch to run.json, a signal waits (``RunOutcome/end()`` ends the commit).
             Interruption.beginCommit()
