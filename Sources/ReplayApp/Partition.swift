@@ -41,6 +41,9 @@ package enum Partition {
         let parent = (out as NSString).deletingLastPathComponent
         let staging = (parent.isEmpty ? "." : parent) + "/.\((out as NSString).lastPathComponent).partitioning"
         try? fileManager.removeItem(atPath: staging)
+        // An interrupted partition leaves no part of itself.
+        let removal = Interruption.register { try? FileManager.default.removeItem(atPath: staging) }
+        defer { Interruption.unregister(removal) }
         for shard in 1...shards {
             try fileManager.createDirectory(atPath: "\(staging)/\(shard)", withIntermediateDirectories: true)
         }
