@@ -77,6 +77,8 @@ package enum Partition {
         }
         try AtomicFile.write(try manifest.encoded(), to: "\(staging)/\(manifestName)")
         let previous = out + ".replaced"
+        // From here on the new partition is on its way in: an interruption leaves it be.
+        Interruption.unregister(removal)
         if fileManager.fileExists(atPath: out) {
             guard fileManager.fileExists(atPath: "\(out)/\(manifestName)") else {
                 try? fileManager.removeItem(atPath: staging)
