@@ -173,7 +173,7 @@ complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay flush" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay check" expect' -l 'expect' -d 'The stored report set to compare with (written with --record).' -rfka ''
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay check" record' -l 'record' -d 'Write the replay\'s reports into the --expect folder instead of comparing.'
-complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay check" junit' -l 'junit' -d 'Also write the outcome as JUnit XML to this file.' -rfka ''
+complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay check" junit' -l 'junit' -d 'Also write the outcome as JUnit XML to this file (- for standard output; the differences then go to standard error).' -rfka ''
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay check" max-differences' -l 'max-differences' -d 'Differences printed in full for each file; the rest of the file\'s are counted.' -rfka ''
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_positional "avt-replay check" -ge 1' -F
 complete -c 'avt-replay' -n '__avt-replay_should_offer_completions_for_flags_or_options "avt-replay check" hub' -l 'hub' -d 'The hub every instrument runs: ads (HubCoreAds) or core (HubCore).' -rfka 'ads core'
