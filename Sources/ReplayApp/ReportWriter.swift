@@ -32,7 +32,14 @@ final class ReportWriter {
         self.path = path
         temporaryPath = TemporaryName.of(path, pid: getpid())
         DiskStep.reach("create \(temporaryPath)")
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        // Made new, never opened through what is there: a file left under this name (by a
+        // process of the same pid long gone) or a link planted in its place is removed, not
+        // written through.
+        let flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+        descriptor = open(temporaryPath, flags, 0o644)
+        if descriptor < 0 && errno == EEXIST && unlink(temporaryPath) == 0 {
+            descriptor = open(temporaryPath, flags, 0o644)
+        }
         guard descriptor >= 0 else { throw AtomicFile.WriteError(path: path, reason: String(cString: strerror(errno))) }
     }
 
