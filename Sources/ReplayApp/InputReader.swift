@@ -68,6 +68,8 @@ struct InputReader {
         /// Records whose `ts` looks like seconds, and whose action looks misspelt (the first
         /// example of each); the misspelt names and their suggestions, the first few.
         var secondsLike: RunWarning?
+        /// Records whose time a metric server cannot store (the first example).
+        var outsideMetricTimes: RunWarning?
         var misspelt: RunWarning?
         var misspeltNames: [(name: String, suggestion: String)] = []
     }
@@ -103,7 +105,7 @@ struct InputReader {
     /// What looked wrong in each input, by rank, each kind once with its first example.
     var warningsByInput: [[RunWarning]] {
         inputs.map { input in
-            var warnings = input.secondsLike.map { [$0] } ?? []
+            var warnings = [input.secondsLike, input.outsideMetricTimes].compactMap { $0 }
             if var misspelt = input.misspelt, let first = input.misspeltNames.first {
                 misspelt.fix = "did you mean \(first.suggestion)? Actions are case-sensitive"
                 let others = input.misspeltNames.dropFirst().map { "\"\($0.name)\" for \($0.suggestion)" }
@@ -349,6 +351,9 @@ struct InputReader {
                     noteSecondsLike(milliseconds, line: line, in: index)
                 }
             }
+            if !MetricTimeRange.graphite.contains(record.timestamp) {
+                noteOutsideMetricTimes(record.timestamp, line: line, in: index)
+            }
             let misspelling = known.map(\.misspelling) ?? Misspelling(of: record, spelling: &spelling)
             if let misspelling {
                 noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
@@ -365,6 +370,16 @@ struct InputReader {
             inputs[index].rejected += 1
             note(.line(rejection))
         }
+    }
+
+    private mutating func noteOutsideMetricTimes(_ time: Timestamp, line: Int, in index: Int) {
+        counts.outsideMetricTimes += 1
+        if inputs[index].outsideMetricTimes == nil {
+            var warning = RunWarning.outsideMetricTimes(file: inputs[index].name, line: line, time: time)
+            warning.count = 0
+            inputs[index].outsideMetricTimes = warning
+        }
+        inputs[index].outsideMetricTimes?.count += 1
     }
 
     private mutating func noteSecondsLike(_ milliseconds: Int64, line: Int, in index: Int) {

@@ -88,7 +88,10 @@ package struct RunCounts {
     /// What looked wrong in the input without being an error (``RunWarning``), in order.
     package var warnings: [RunWarning] = []
 
-    package var problems: Int { rejectedLines + lateRejected + damagedFiles }
+    /// Records whose points a metric server could not store, left out of the metric files
+    /// (``MetricTimeRange``): replayed, but their metrics are not delivered, so a problem too.
+    var outsideMetricTimes = 0
+    package var problems: Int { rejectedLines + lateRejected + damagedFiles + outsideMetricTimes }
     /// The problems with lines: rejected and late ones.
     var lineProblems: Int { rejectedLines + lateRejected }
 

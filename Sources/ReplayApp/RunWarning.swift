@@ -17,6 +17,9 @@ package struct RunWarning: Equatable, Sendable {
         case groupByKeyUnused
         /// The same file named more than once (another path, `./`, a link): read once.
         case sameFileTwice
+        /// A `ts` outside the times InfluxDB or Graphite store (``MetricTimeRange``): the
+        /// record is replayed, its points left out of the metric files that cannot hold them.
+        case tsOutsideMetricTimes
     }
 
     package var kind: Kind
@@ -44,8 +47,22 @@ package struct RunWarning: Equatable, Sendable {
             subject = "\(example): no playback, session or item carries this attribute; its column is empty"
         case .sameFileTwice:
             subject = "\(example) names the same file; it is read once, as \(file ?? "")"
+        case .tsOutsideMetricTimes:
+            subject = "\(example) is a time metric servers do not store (\(count) records of this file)"
         }
         return "warning: " + (place.isEmpty ? "" : place + ": ") + subject + ": " + fix
+    }
+
+    /// A record whose time InfluxDB or Graphite cannot store: its points are left out.
+    static func outsideMetricTimes(file: String, line: Int, time: Timestamp) -> RunWarning {
+        let left =
+            MetricTimeRange.influx.contains(time) ? "metrics.graphite" : "metrics.influx and metrics.graphite"
+        return RunWarning(
+            kind: .tsOutsideMetricTimes, file: file, count: 1, line: line,
+            example: "\"ts\":\(time.milliseconds) (\(SummaryReport.rfc3339(time)))",
+            fix: "the records are replayed and their rows written, but their points are left out of \(left) "
+                + "(InfluxDB stores 1677-09-21 to 2262-04-11, Graphite 1970-01-01 to 2106-02-07): check the "
+                + "device's clock")
     }
 
     /// A `ts` number before 1973 read as milliseconds; its milliseconds as given.

@@ -95,12 +95,14 @@ public struct MetricsReport {
                 }
                 sharedOwner = index
             }
+            // A time InfluxDB cannot store is left out, never wrapped (MetricTimeRange).
+            guard MetricTimeRange.influx.contains(timestamp) else { continue }
             let nanoseconds =
                 idsAsFields
                 ? times.claim(
                     series: encodedSeries, source: points[index].origin.source, millisecond: timestamp.milliseconds,
                     index: indexInMillisecond)
-                : timestamp.milliseconds &* 1_000_000 &+ indexInMillisecond
+                : timestamp.milliseconds * 1_000_000 &+ indexInMillisecond
             encoder.appendPoint(
                 series: encodedSeries, field: points[index].metric.name, Self.fieldValue(points[index].metric.value),
                 sharedFields: shared, timestamp: nanoseconds, into: &writer)
@@ -172,7 +174,9 @@ public struct MetricsReport {
                     sum = Self.sum(sum, points[keys[position].index].metric.value)
                     position += 1
                 }
-                guard let range = pathRanges[lineOfPoint[first.index]] else { continue }
+                guard let range = pathRanges[lineOfPoint[first.index]],
+                    MetricTimeRange.graphite.contains(points[first.index].metric.timestamp)
+                else { continue }
                 encoder.appendLine(
                     pathBytes: UnsafeBufferPointer(rebasing: pathBytes[range]), value: sum, epochSeconds: first.second,
                     into: &writer)
@@ -188,13 +192,13 @@ public struct MetricsReport {
         var encoder = InfluxLineEncoder()
         var buffer: [UInt8] = []
         let tagKeys = aggregates.groupBy.keys.map { GroupBy.columnName($0, reserved: ["metric"]) }
-        for (key, aggregate) in aggregates.rows {
+        for (key, aggregate) in aggregates.rows where MetricTimeRange.influx.contains(key.bucket) {
             let system = prefix.isEmpty ? key.system.rawValue : prefix + "_" + key.system.rawValue
             var fields: [(String, InfluxFieldValue)] = [("count", .int(aggregate.count))]
             fields += Self.aggregateValues(aggregate).map { ($0.name, .double($0.value)) }
             _ = encoder.appendPoint(
                 measurement: system + "_aggregates", tags: [("metric", key.name)] + Array(zip(tagKeys, key.group)),
-                fields: fields, timestamp: key.bucket.milliseconds &* 1_000_000, into: &buffer)
+                fields: fields, timestamp: key.bucket.milliseconds * 1_000_000, into: &buffer)
         }
         return buffer
     }
@@ -207,7 +211,7 @@ public struct MetricsReport {
     public func graphite(_ aggregates: MetricAggregates) -> [UInt8] {
         var merged: [GraphiteAggregateKey: MetricAggregates.Aggregate] = [:]
         var order: [GraphiteAggregateKey] = []
-        for (key, aggregate) in aggregates.rows {
+        for (key, aggregate) in aggregates.rows where MetricTimeRange.graphite.contains(key.bucket) {
             let path = [key.system.rawValue, "aggregates"] + key.group.map { $0.isEmpty ? "unknown" : $0 } + [key.name]
             let lineKey = GraphiteAggregateKey(
                 seconds: key.bucket.epochSeconds, path: path.map(GraphiteEncoder.sanitizedNode))
@@ -417,12 +421,12 @@ package struct InfluxPointTimes {
         let perMillisecond: Int64 = 1_000_000
         var offset = Int64((fnv1a(source) % UInt64(perMillisecond) + UInt64(index)) % UInt64(perMillisecond))
         for _ in 0..<perMillisecond {
-            let time = millisecond &* perMillisecond &+ offset
+            let time = millisecond * perMillisecond + offset
             if claimed.insert(Self.digest(series.digest, time)).inserted { return time }
             offset = (offset + 1) % perMillisecond
         }
         // A million points of one series in one millisecond: the last one shares a time.
-        return millisecond &* perMillisecond &+ offset
+        return millisecond * perMillisecond + offset
     }
 
     /// A 64-bit digest of a series and a time (the series' digest mixed with the time by
@@ -432,5 +436,26 @@ package struct InfluxPointTimes {
         mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
         mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
         return mixed ^ (mixed >> 31)
+    }
+}
+
+/// The times a metric server stores, in epoch milliseconds: a point outside is left out of
+/// the metric files (and never pushed), never wrapped into another time. The replay names the
+/// records whose points these leave out (`run.json` warnings, docs/reports.md).
+///
+/// - InfluxDB: nanoseconds in a 64-bit integer, as its line protocol takes them, from
+///   1677-09-21T00:12:43.147Z to 2262-04-11T23:47:16.853Z (whole milliseconds whose every
+///   nanosecond fits).
+/// - Graphite: whisper keeps epoch seconds as an unsigned 32-bit integer, from
+///   1970-01-01T00:00:00Z to 2106-02-07T06:28:15.999Z.
+public enum MetricTimeRange {
+    public static let influx = (Int64.min / 1_000_000 + 1)...(Int64.max / 1_000_000 - 1)
+    public static let graphite: ClosedRange<Int64> = 0...(Int64(UInt32.max) * 1_000 + 999)
+}
+
+extension ClosedRange<Int64> {
+    /// Whether a time's milliseconds are in the range.
+    public func contains(_ time: Timestamp) -> Bool {
+        contains(time.milliseconds)
     }
 }

@@ -55,6 +55,7 @@ package struct RowMetrics {
         _ kind: String, group: [String], id: String, at time: Timestamp, fields: [(String, InfluxFieldValue)],
         into buffer: inout [UInt8]
     ) {
+        guard MetricTimeRange.influx.contains(time) else { return }
         let tags = zip(tagKeys, group).filter { !$0.1.isEmpty }.map { ($0.0, $0.1) }
         guard let series = encoder.series(measurement: prefix.isEmpty ? kind : prefix + "_" + kind, tags: tags)
         else { return }
