@@ -63,12 +63,18 @@ package struct StateDecoder {
     /// How deep containers may nest.
     package static let maximumDepth = 256
 
+    /// The largest magnitude an integer may have (`dataCorrupted` beyond it), but in values of
+    /// the input, decoded within ``decodingInputValues(_:_:)``; `nil` for none. A state file is
+    /// read with ``StoredRange/magnitude``: no counter, duration or time a run keeps comes
+    /// near it, and the arithmetic the replay goes on with cannot overflow.
+    package var integerLimit: UInt64?
+
     package init() {}
 
     /// Decodes one value from `bytes` (the whole buffer is the value). The buffer is read only
     /// during the call: a decoder a value keeps past it throws instead of reading it.
     package func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-        let reader = StateReader(bytes: StateBytes(bytes), userInfo: userInfo)
+        let reader = StateReader(bytes: StateBytes(bytes), userInfo: userInfo, integerLimit: integerLimit ?? .max)
         defer { reader.bytes = StateBytes(UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard reader.bytes.end(ofValueAt: 0) == bytes.count else {
             throw DecodingError.dataCorrupted(
@@ -76,6 +82,16 @@ package struct StateDecoder {
         }
         return try ValueReader(reader: reader, offset: 0, depth: 0).decode(T.self)
     }
+}
+
+/// Decodes a value of the input (an attribute's value, a bitrate a record gave), whose integers
+/// ``StateDecoder/integerLimit`` does not limit: a record may give any `Int64`. With another
+/// decoder, just `body`.
+package func decodingInputValues<T>(_ decoder: any Decoder, _ body: () throws -> T) rethrows -> T {
+    guard let reader = (decoder as? ValueReader)?.reader else { return try body() }
+    reader.inputValues += 1
+    defer { reader.inputValues -= 1 }
+    return try body()
 }
 
 // MARK: - Format
@@ -892,10 +908,15 @@ final class StateReader {
     /// then each entry's key offset (its UTF-8's, past its length) and value offset, in the
     /// order written.
     var index: [Int] = []
+    /// ``StateDecoder/integerLimit``, and how many values of the input are being decoded (in
+    /// which integers are not limited).
+    let integerLimit: UInt64
+    var inputValues = 0
 
-    init(bytes: StateBytes, userInfo: [CodingUserInfoKey: Any]) {
+    init(bytes: StateBytes, userInfo: [CodingUserInfoKey: Any], integerLimit: UInt64 = .max) {
         self.bytes = bytes
         self.userInfo = userInfo
+        self.integerLimit = integerLimit
     }
 
     /// The keys from the outermost value to the value at `target`, found by walking down to it
@@ -970,6 +991,13 @@ final class StateReader {
         guard tag == StateTag.integer || tag == StateTag.negative else { throw mismatch(T.self, at: offset) }
         guard let magnitude = bytes.varint(at: &position) else {
             throw corrupt("the bytes end within an integer", at: offset)
+        }
+        // Beyond the limit: a positive number above it, a negative one (-1 - magnitude) below minus it.
+        if magnitude >= integerLimit, integerLimit != .max, inputValues == 0,
+            tag == StateTag.negative || magnitude > integerLimit
+        {
+            let number = tag == StateTag.integer ? "\(magnitude)" : "-\(magnitude)-1"
+            throw corrupt("the number \(number) is beyond ±\(integerLimit), more than any run keeps", at: offset)
         }
         if tag == StateTag.integer {
             if let value = T(exactly: magnitude) { return value }

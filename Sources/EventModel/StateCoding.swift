@@ -6,9 +6,16 @@
 /// changes from process to process).
 
 extension Timestamp: Codable {
-    /// Milliseconds since the epoch, as a bare number.
+    /// Milliseconds since the epoch, as a bare number; one outside ``StoredRange/times`` (years
+    /// 0 to 9999, a day either side) is refused (`dataCorrupted`): no record has such a time.
     public init(from decoder: any Decoder) throws {
-        self.init(milliseconds: try decoder.singleValueContainer().decode(Int64.self))
+        let container = try decoder.singleValueContainer()
+        let milliseconds = try container.decode(Int64.self)
+        guard StoredRange.times.contains(milliseconds) else {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "the time \(milliseconds) ms is not within years 0 to 9999")
+        }
+        self.init(milliseconds: milliseconds)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -36,7 +43,12 @@ extension AttributeValue: Codable {
         case s, i, d, b, j
     }
 
+    /// A record's value: its integer is not limited (``decodingInputValues(_:_:)``).
     public init(from decoder: any Decoder) throws {
+        self = try decodingInputValues(decoder) { try Self.decoded(from: decoder) }
+    }
+
+    private static func decoded(from decoder: any Decoder) throws -> AttributeValue {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let keys = container.allKeys
         guard let key = keys.first, keys.count == 1 else {
@@ -45,11 +57,11 @@ extension AttributeValue: Codable {
             )
         }
         switch key {
-        case .s: self = .string(try container.decode(String.self, forKey: key))
-        case .i: self = .int(try container.decode(Int64.self, forKey: key))
-        case .d: self = .double(try container.decode(Double.self, forKey: key))
-        case .b: self = .bool(try container.decode(Bool.self, forKey: key))
-        case .j: self = .json(try container.decode(String.self, forKey: key))
+        case .s: return .string(try container.decode(String.self, forKey: key))
+        case .i: return .int(try container.decode(Int64.self, forKey: key))
+        case .d: return .double(try container.decode(Double.self, forKey: key))
+        case .b: return .bool(try container.decode(Bool.self, forKey: key))
+        case .j: return .json(try container.decode(String.self, forKey: key))
         }
     }
 

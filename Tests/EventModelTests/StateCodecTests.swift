@@ -383,10 +383,16 @@ struct StateCodecTests {
     // MARK: EventModel's values
 
     @Test func theModelsValuesRoundTrip() throws {
-        for milliseconds: Int64 in [0, -1, 1_763_622_300_000, .max, .min] {
+        for milliseconds: Int64 in [
+            0, -1, 1_763_622_300_000, StoredRange.times.upperBound, StoredRange.times.lowerBound,
+        ] {
             let timestamp = Timestamp(milliseconds: milliseconds)
             #expect(try roundTrip(timestamp) == timestamp)
             #expect(try encoded(timestamp) == encoded(milliseconds))
+        }
+        // A time no record has (beyond years 0 to 9999, a day either side) is refused.
+        for milliseconds: Int64 in [.max, .min, StoredRange.times.upperBound + 1, StoredRange.times.lowerBound - 1] {
+            #expect(throws: DecodingError.self) { try roundTrip(Timestamp(milliseconds: milliseconds)) }
         }
         let values: [AttributeValue] = [
             .string("Episode 42"), .string(""), .int(-5), .int(.max), .double(0.25), .double(-0.0), .bool(true),
@@ -404,6 +410,48 @@ struct StateCodecTests {
         #expect(try roundTrip(AttributeKey("timeSinceStart")) == AttributeKey("timeSinceStart"))
         let error = #expect(throws: DecodingError.self) { try decode(AttributeValue.self, encoded(Nothing())) }
         #expect(error?.isDataCorrupted == true)
+    }
+
+    // MARK: The integer limit of a state file
+
+    /// With a limit (a state file's: 2⁶⁰), an integer of any width beyond it is corrupt, named
+    /// by its path; within it, and in values of the input (an attribute's), any integer decodes.
+    @Test func integersBeyondTheLimitAreCorruptButInInputValues() throws {
+        struct Counter: Codable, Equatable {
+            var count: Int64
+            var small: Int
+            var unsigned: UInt64
+        }
+        var limited = StateDecoder()
+        limited.integerLimit = UInt64(StoredRange.magnitude)
+        let limit = StoredRange.magnitude
+        func decoded<T: Decodable>(_ type: T.Type, _ value: some Encodable) throws -> T {
+            try encoded(value).withUnsafeBytes { try limited.decode(type, from: $0) }
+        }
+        for value in [0, 1, 127, 128, -1, -limit, limit] {
+            #expect(try decoded(Int64.self, value) == value)
+            let counter = Counter(count: value, small: Int(value), unsigned: value.magnitude)
+            #expect(try decoded(Counter.self, counter) == counter)
+        }
+        for value in [limit + 1, -limit - 1, .max, .min] {
+            #expect(throws: DecodingError.self) { try decoded(Int64.self, value) }
+            let error = #expect(throws: DecodingError.self) {
+                try decoded(Counter.self, Counter(count: 1, small: Int(value), unsigned: 1))
+            }
+            #expect(error?.isDataCorrupted == true)
+            if case .dataCorrupted(let context) = error {
+                #expect(context.codingPath.map(\.stringValue) == ["small"])
+                #expect(context.debugDescription.contains("beyond ±\(limit)"))
+            }
+        }
+        #expect(throws: DecodingError.self) { try decoded(UInt64.self, UInt64.max) }
+        // A record's attribute may hold any Int64, in the state too.
+        let values: [AttributeValue] = [.int(.max), .int(.min), .int(limit + 1)]
+        #expect(try decoded([AttributeValue].self, values) == values)
+        let attributes = SortedAttributes([AttributeKey("bitrate"): .int(.max)])
+        #expect(try decoded(SortedAttributes.self, attributes).attributes == attributes.attributes)
+        // Without a limit, as before.
+        #expect(try roundTrip(Counter(count: .max, small: .min, unsigned: .max)).count == .max)
     }
 }
 
