@@ -13,9 +13,19 @@ public struct ExactSum: Hashable, Sendable, Codable {
     /// The sum of no value: 0.
     public init() {}
 
-    /// Decodes the partials (an array of numbers), adding them up again.
+    /// Decodes the partials (an array of numbers), adding them up again; refuses
+    /// (`dataCorrupted`) partials or a sum that are not finite.
     public init(from decoder: any Decoder) throws {
-        for partial in try decoder.singleValueContainer().decode([Double].self) { add(partial) }
+        let container = try decoder.singleValueContainer()
+        for partial in try container.decode([Double].self) {
+            guard partial.isFinite else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a partial sum is \(partial)")
+            }
+            add(partial)
+        }
+        guard partials.allSatisfy(\.isFinite) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "the sum is not finite")
+        }
     }
 
     /// Encodes the partials, an array of numbers.

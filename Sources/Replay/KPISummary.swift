@@ -106,6 +106,24 @@ public struct KPISummary: Sendable {
             public var start: Int64
             public var kpis: KPIs
         }
+
+        /// Field by field, the magnitudes of the counts and sums of every group's buckets added
+        /// up (what bounds any sum of them, and, added up over
+        /// several summaries with ``KPIs/addMagnitudes(checking:)``, any sum of theirs); throws, naming the group and the field, when
+        /// they pass 2⁶⁰.
+        package func magnitudes() throws(StateError) -> KPIs {
+            var total = KPIs()
+            for (index, group) in groups.enumerated() {
+                for bucket in group.buckets {
+                    do {
+                        try total.addMagnitudes(checking: bucket.kpis)
+                    } catch {
+                        throw StateError("groups[\(index)].buckets.\(error.description) (all groups' buckets together)")
+                    }
+                }
+            }
+            return total
+        }
     }
 
     /// The summary's state, from which ``init(state:)`` rebuilds it.
@@ -125,22 +143,54 @@ public struct KPISummary: Sendable {
     }
 
     /// Rebuilds a summary from its ``state``.
-    /// - Throws: ``StateError`` when the state is not one a summary could have.
+    /// - Throws: ``StateError`` when the state is not one a summary could have: a bucket length
+    ///   from 1m to 1d, each group once with a value per key, bucket starts that are starts of
+    ///   buckets in ``StoredRange/times``, each once, spans in pairs of times (first, then last),
+    ///   and each group's `all` KPIs the sum of its buckets', with the magnitudes of all the
+    ///   buckets' counts and sums, field by field, adding up to at most 2⁶⁰ (``State/magnitudes()``):
+    ///   then no sum the run goes on with, of any of its buckets, overflows.
     public init(state: State) throws(StateError) {
         guard (60_000...86_400_000).contains(state.bucket) else {
-            throw StateError("the bucket length \(state.bucket) ms is not from 1m to 1d")
+            throw StateError("bucket: \(state.bucket) ms is not a bucket length from 1m to 1d")
         }
+        _ = try state.magnitudes()
         self.init(bucket: state.bucket, groupBy: GroupBy(state.groupBy))
         var seen: Set<[String]> = []
-        for stored in state.groups {
+        for (index, stored) in state.groups.enumerated() {
+            let name = "groups[\(index)]"
             guard stored.values.count == state.groupBy.count else {
-                throw StateError("a group has \(stored.values.count) values for \(state.groupBy.count) keys")
+                throw StateError("\(name).values: \(stored.values.count) values for \(state.groupBy.count) keys")
             }
             guard stored.playbackSpans.count.isMultiple(of: 2) else {
-                throw StateError("the playback spans of group \(stored.values) are not pairs")
+                throw StateError("\(name).playbackSpans: not pairs")
             }
             guard seen.insert(stored.values).inserted else {
-                throw StateError("the group \(stored.values) is there twice")
+                throw StateError("\(name).values: the group \(stored.values) is there twice")
+            }
+            for pair in stride(from: 0, to: stored.playbackSpans.count, by: 2) {
+                let (first, last) = (stored.playbackSpans[pair], stored.playbackSpans[pair + 1])
+                guard StoredRange.times.contains(first), StoredRange.times.contains(last), first <= last else {
+                    throw StateError(
+                        "\(name).playbackSpans[\(pair)]: \(first) to \(last) is not a span of times of years 0 to 9999")
+                }
+            }
+            var sum = KPIs()
+            var starts: Set<Int64> = []
+            for (number, entry) in stored.buckets.enumerated() {
+                guard StoredRange.times.contains(entry.start),
+                    Timestamp(milliseconds: entry.start).bucketStart(length: state.bucket).milliseconds == entry.start
+                else {
+                    throw StateError(
+                        "\(name).buckets[\(number)].start: \(entry.start) is not the start of a bucket of "
+                            + "\(state.bucket) ms of years 0 to 9999")
+                }
+                guard starts.insert(entry.start).inserted else {
+                    throw StateError("\(name).buckets[\(number)].start: the bucket \(entry.start) is there twice")
+                }
+                try sum.addCounts(checking: entry.kpis)
+            }
+            if let field = stored.all.firstCountDiffering(from: sum) {
+                throw StateError("\(name).all.\(field): not the sum of its buckets'")
             }
             let group = group(of: stored.values)
             totals[group] = stored.all
@@ -274,5 +324,51 @@ public struct KPISummary: Sendable {
 
     private func bucketStart(_ time: Timestamp) -> Int64 {
         time.bucketStart(length: bucket).milliseconds
+    }
+}
+
+extension KPISummary.State {
+    private enum CodingKeys: String, CodingKey {
+        case bucket, groupBy, groups
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes, its integers as 64-bit integers
+    /// (one that is not is refused at its key); ``KPISummary/init(state:)`` checks the rest.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            bucket: try container.decodeStored(.bucket, in: StoredRange.sums),
+            groupBy: try container.decode([String].self, forKey: .groupBy),
+            groups: try container.decode([Group].self, forKey: .groups))
+    }
+}
+
+extension KPISummary.State.Group {
+    private enum CodingKeys: String, CodingKey {
+        case values, all, playbackSpans, buckets
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes, the spans' times as 64-bit integers.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            values: try container.decode([String].self, forKey: .values),
+            all: try container.decode(KPIs.self, forKey: .all),
+            playbackSpans: try container.decodeStoredArray(.playbackSpans, in: StoredRange.sums),
+            buckets: try container.decode([KPISummary.State.Bucket].self, forKey: .buckets))
+    }
+}
+
+extension KPISummary.State.Bucket {
+    private enum CodingKeys: String, CodingKey {
+        case start, kpis
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes, the start as a 64-bit integer.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            start: try container.decodeStored(.start, in: StoredRange.sums),
+            kpis: try container.decode(KPIs.self, forKey: .kpis))
     }
 }

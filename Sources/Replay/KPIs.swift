@@ -1,3 +1,4 @@
+import EventModel
 import Histogram
 
 /// The KPIs of one bucket: the formulas are in docs/reports.md ("summary.csv").
@@ -104,35 +105,84 @@ public struct KPIs: Sendable {
 
     /// Adds another bucket's KPIs: the KPIs of both buckets' playbacks and sessions.
     public mutating func merge(_ other: KPIs) {
-        views += other.views
-        plays += other.plays
-        exitsBeforeStart += other.exitsBeforeStart
-        startFailures += other.startFailures
-        startupCount += other.startupCount
-        startupSum += other.startupSum
-        watchTime += other.watchTime
-        rebuffers += other.rebuffers
-        rebufferTime += other.rebufferTime
-        playbackFailures += other.playbackFailures
-        endedWithoutErrors += other.endedWithoutErrors
-        qualityChanges += other.qualityChanges
-        vpSessions += other.vpSessions
-        vpCompleted += other.vpCompleted
-        vpStarted += other.vpStarted
-        vpTimeToStartSum += other.vpTimeToStartSum
-        buffers += other.buffers
-        bufferTime += other.bufferTime
+        visitCounts(pairedWith: other) { total, value, _ in total += value }
+        mergeWrapping(other)
+    }
+
+    /// Adds the counts and sums of ``merge(_:)`` that do not wrap (not the sketch), with checked
+    /// arithmetic, for KPIs read from a file: throws, naming the field, when one would overflow
+    /// or leave ``StoredRange/sums``, leaving these KPIs partly added to.
+    package mutating func addCounts(checking other: KPIs) throws(StateError) {
+        try visitCounts(pairedWith: other) { (total, value, name) throws(StateError) in
+            guard let sum = StoredRange.add(total, value) else {
+                throw StateError("\(name): adds up to more than 2^60 (\(total) and \(value))")
+            }
+            total = sum
+        }
+    }
+
+    /// Adds the magnitude of each count and sum of `other` to this one's (checked): what
+    /// bounds every sum of KPIs among which `other` is, in any order.
+    package mutating func addMagnitudes(checking other: KPIs) throws(StateError) {
+        try visitCounts(pairedWith: other) { (total, value, name) throws(StateError) in
+            guard value != .min, let sum = StoredRange.add(total, abs(value)) else {
+                throw StateError("\(name): adds up to more than 2^60")
+            }
+            total = sum
+        }
+    }
+
+    /// The first count or sum that differs from `other`'s, or `nil`.
+    package func firstCountDiffering(from other: KPIs) -> String? {
+        var copy = self
+        var differing: String?
+        copy.visitCounts(pairedWith: other) { total, value, name in
+            if differing == nil, total != value { differing = name }
+        }
+        return differing
+    }
+
+    /// The sums that wrap (`&+`: they may pass `Int64`'s range with long enough input) and
+    /// the sketch.
+    private mutating func mergeWrapping(_ other: KPIs) {
         bitrateTime &+= other.bitrateTime
         bitMilliseconds &+= other.bitMilliseconds
         upscaleTime &+= other.upscaleTime
         downscaleTime &+= other.downscaleTime
-        initialErrors += other.initialErrors
-        midstreamErrors += other.midstreamErrors
-        for bin in startupBins.indices { startupBins[bin] += other.startupBins[bin] }
-        for bin in rebufferBins.indices { rebufferBins[bin] += other.rebufferBins[bin] }
         if let sketch = other.startup {
             if startup == nil { startup = Self.makeSketch() }
             startup?.add(sketch)
+        }
+    }
+
+    /// Calls `body` with each count and sum that adds with `+` (which traps on overflow), and
+    /// `other`'s, with its name: the fields merged, checked and compared.
+    private mutating func visitCounts<E: Error>(
+        pairedWith other: KPIs, _ body: (inout Int64, Int64, String) throws(E) -> Void
+    ) throws(E) {
+        try body(&views, other.views, "views")
+        try body(&plays, other.plays, "plays")
+        try body(&exitsBeforeStart, other.exitsBeforeStart, "exitsBeforeStart")
+        try body(&startFailures, other.startFailures, "startFailures")
+        try body(&startupCount, other.startupCount, "startupCount")
+        try body(&startupSum, other.startupSum, "startupSum")
+        try body(&watchTime, other.watchTime, "watchTime")
+        try body(&rebuffers, other.rebuffers, "rebuffers")
+        try body(&rebufferTime, other.rebufferTime, "rebufferTime")
+        try body(&playbackFailures, other.playbackFailures, "playbackFailures")
+        try body(&endedWithoutErrors, other.endedWithoutErrors, "endedWithoutErrors")
+        try body(&qualityChanges, other.qualityChanges, "qualityChanges")
+        try body(&vpSessions, other.vpSessions, "vpSessions")
+        try body(&vpCompleted, other.vpCompleted, "vpCompleted")
+        try body(&vpStarted, other.vpStarted, "vpStarted")
+        try body(&vpTimeToStartSum, other.vpTimeToStartSum, "vpTimeToStartSum")
+        try body(&buffers, other.buffers, "buffers")
+        try body(&bufferTime, other.bufferTime, "bufferTime")
+        try body(&initialErrors, other.initialErrors, "initialErrors")
+        try body(&midstreamErrors, other.midstreamErrors, "midstreamErrors")
+        for bin in startupBins.indices { try body(&startupBins[bin], other.startupBins[bin], "startupBins[\(bin)]") }
+        for bin in rebufferBins.indices {
+            try body(&rebufferBins[bin], other.rebufferBins[bin], "rebufferBins[\(bin)]")
         }
     }
 
@@ -166,37 +216,49 @@ extension KPIs: Codable {
         var counts: [[UInt64]]
     }
 
+    /// Decodes what ``encode(to:)`` wrote. A count outside ``StoredRange/counts`` or a sum
+    /// outside ``StoredRange/sums`` is refused (`dataCorrupted`, at its key): no run writes one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        views = try container.decode(Int64.self, forKey: .views)
-        plays = try container.decode(Int64.self, forKey: .plays)
-        exitsBeforeStart = try container.decode(Int64.self, forKey: .exitsBeforeStart)
-        startFailures = try container.decode(Int64.self, forKey: .startFailures)
-        startupCount = try container.decode(Int64.self, forKey: .startupCount)
-        startupSum = try container.decode(Int64.self, forKey: .startupSum)
-        watchTime = try container.decode(Int64.self, forKey: .watchTime)
-        rebuffers = try container.decode(Int64.self, forKey: .rebuffers)
-        rebufferTime = try container.decode(Int64.self, forKey: .rebufferTime)
-        playbackFailures = try container.decode(Int64.self, forKey: .playbackFailures)
-        endedWithoutErrors = try container.decode(Int64.self, forKey: .endedWithoutErrors)
-        qualityChanges = try container.decode(Int64.self, forKey: .qualityChanges)
-        vpSessions = try container.decode(Int64.self, forKey: .vpSessions)
-        vpCompleted = try container.decode(Int64.self, forKey: .vpCompleted)
-        vpStarted = try container.decode(Int64.self, forKey: .vpStarted)
-        vpTimeToStartSum = try container.decode(Int64.self, forKey: .vpTimeToStartSum)
-        buffers = try container.decode(Int64.self, forKey: .buffers)
-        bufferTime = try container.decode(Int64.self, forKey: .bufferTime)
+        func count(_ key: CodingKeys) throws -> Int64 { try Self.number(container, key, in: StoredRange.counts) }
+        func sum(_ key: CodingKeys) throws -> Int64 { try Self.number(container, key, in: StoredRange.sums) }
+        views = try count(.views)
+        plays = try count(.plays)
+        exitsBeforeStart = try count(.exitsBeforeStart)
+        startFailures = try count(.startFailures)
+        startupCount = try count(.startupCount)
+        startupSum = try sum(.startupSum)
+        watchTime = try sum(.watchTime)
+        rebuffers = try count(.rebuffers)
+        rebufferTime = try sum(.rebufferTime)
+        playbackFailures = try count(.playbackFailures)
+        endedWithoutErrors = try count(.endedWithoutErrors)
+        qualityChanges = try count(.qualityChanges)
+        vpSessions = try count(.vpSessions)
+        vpCompleted = try count(.vpCompleted)
+        vpStarted = try count(.vpStarted)
+        vpTimeToStartSum = try sum(.vpTimeToStartSum)
+        buffers = try count(.buffers)
+        bufferTime = try sum(.bufferTime)
+        // Sums that wrap (`&+=`) take any value.
         bitrateTime = try container.decode(Int64.self, forKey: .bitrateTime)
         bitMilliseconds = try container.decode(Int128.self, forKey: .bitMilliseconds)
         upscaleTime = try container.decode(Int64.self, forKey: .upscaleTime)
         downscaleTime = try container.decode(Int64.self, forKey: .downscaleTime)
-        initialErrors = try container.decode(Int64.self, forKey: .initialErrors)
-        midstreamErrors = try container.decode(Int64.self, forKey: .midstreamErrors)
+        initialErrors = try count(.initialErrors)
+        midstreamErrors = try count(.midstreamErrors)
         startupBins = try Self.bins(container, .startupBins, count: Self.startupBinEdges.count + 1)
         rebufferBins = try Self.bins(container, .rebufferBins, count: Self.rebufferBinEdges.count + 1)
         if let state = try container.decodeIfPresent(SketchState.self, forKey: .startup) {
             startup = try Self.sketch(from: state, codingPath: container.codingPath + [CodingKeys.startup])
         }
+    }
+
+    /// The number of `key`, refused outside `range`.
+    private static func number(
+        _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, in range: ClosedRange<Int64>
+    ) throws -> Int64 {
+        try container.decodeStored(key, in: range)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -238,10 +300,10 @@ extension KPIs: Codable {
     private static func bins(
         _ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys, count: Int
     ) throws -> [Int64] {
-        let bins = try container.decode([Int64].self, forKey: key)
-        guard bins.count == count, bins.allSatisfy({ $0 >= 0 }) else {
+        let bins = try container.decodeStoredArray(key, in: StoredRange.counts)
+        guard bins.count == count else {
             throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "expected \(count) bin counts, none negative")
+                forKey: key, in: container, debugDescription: "expected \(count) bin counts, found \(bins.count)")
         }
         return bins
     }
@@ -249,9 +311,19 @@ extension KPIs: Codable {
     /// Rebuilds a sketch with the same bucket counts, smallest and largest value: the values of
     /// its lowest bucket are recorded as the smallest value, those of its highest as the largest.
     private static func sketch(from state: SketchState, codingPath: [any CodingKey]) throws -> Histogram<UInt32> {
+        // A startup is a time: at most 2^60 ms (its percentiles are written as Int64s).
+        guard state.min <= state.max, state.max <= UInt64(StoredRange.magnitude) else {
+            throw DecodingError.dataCorrupted(
+                DecodingError.Context(
+                    codingPath: codingPath,
+                    debugDescription: "a sketch's min \(state.min) and max \(state.max) are not from 0 to 2^60, "
+                        + "min first"))
+        }
         var sketch = makeSketch()
         for (index, entry) in state.counts.enumerated() {
-            guard entry.count == 2, let count = UInt32(exactly: entry[1]), count > 0 else {
+            guard entry.count == 2, let count = UInt32(exactly: entry[1]), count > 0,
+                entry[0] <= 2 * UInt64(StoredRange.magnitude)
+            else {
                 throw DecodingError.dataCorrupted(
                     DecodingError.Context(
                         codingPath: codingPath, debugDescription: "a sketch count is not [value, count]"))

@@ -68,6 +68,24 @@ public struct MetricAggregates: Sendable {
         /// An aggregate of no value.
         public init() {}
 
+        /// Decodes what `encode(to:)` wrote; refuses (`dataCorrupted`) what no aggregate holds:
+        /// a count outside ``StoredRange/counts``, a minimum above the maximum or either not
+        /// finite when there are values, sums that are not finite.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            count = try container.decodeStored(.count, in: StoredRange.counts)
+            minimum = try container.decode(Double.self, forKey: .minimum)
+            maximum = try container.decode(Double.self, forKey: .maximum)
+            total = try container.decode(ExactSum.self, forKey: .total)
+            totalOfSquares = try container.decode(ExactSum.self, forKey: .totalOfSquares)
+            let empty = count == 0 && minimum == .infinity && maximum == -.infinity
+            guard empty || (count > 0 && minimum.isFinite && maximum.isFinite && minimum <= maximum) else {
+                throw DecodingError.dataCorruptedError(
+                    forKey: .minimum, in: container,
+                    debugDescription: "min \(minimum) and max \(maximum) are not those of \(count) values")
+            }
+        }
+
         /// The sum of the values, correctly rounded.
         public var sum: Double { total.value }
 
@@ -86,6 +104,20 @@ public struct MetricAggregates: Sendable {
         /// Adds another aggregate's values, exactly as if they had been added one by one.
         public mutating func merge(_ other: Aggregate) {
             count += other.count
+            mergeValues(other)
+        }
+
+        /// ``merge(_:)`` with the counts added with checked arithmetic, for aggregates read from
+        /// a file: throws when the count would pass 2⁶⁰, leaving the aggregate as it was.
+        package mutating func merge(checking other: Aggregate) throws(StateError) {
+            guard let sum = StoredRange.add(count, other.count) else {
+                throw StateError("count: adds up to more than 2^60 (\(count) and \(other.count))")
+            }
+            count = sum
+            mergeValues(other)
+        }
+
+        private mutating func mergeValues(_ other: Aggregate) {
             total.add(other.total)
             minimum = Swift.min(minimum, other.minimum)
             maximum = Swift.max(maximum, other.maximum)
@@ -206,6 +238,20 @@ public struct MetricAggregates: Sendable {
             public var metric: String
             public var aggregate: Aggregate
         }
+
+        /// The counts of every row added up (checked): what bounds the count of any row these
+        /// rows merge into, and, added up over several states, of theirs. Throws when it
+        /// passes 2⁶⁰.
+        package func countOfValues() throws(StateError) -> Int64 {
+            var total: Int64 = 0
+            for row in rows {
+                guard let sum = StoredRange.add(total, row.aggregate.count) else {
+                    throw StateError("rows: the counts add up to more than 2^60")
+                }
+                total = sum
+            }
+            return total
+        }
     }
 
     /// The aggregates' state, from which ``init(state:)`` rebuilds them.
@@ -220,19 +266,38 @@ public struct MetricAggregates: Sendable {
     }
 
     /// Rebuilds aggregates from their ``state``.
-    /// - Throws: ``StateError`` when the state is not one aggregates could have.
+    /// - Throws: ``StateError`` when the state is not one aggregates could have: a bucket
+    ///   length from 1m to 1d, rows of a known system, with values, a value per `--group-by`
+    ///   key and a bucket start that is the start of a bucket in ``StoredRange/times``, and
+    ///   counts that add up to at most 2⁶⁰ (``State/countOfValues()``).
     public init(state: State) throws(StateError) {
+        guard (60_000...86_400_000).contains(state.bucket) else {
+            throw StateError("bucket: \(state.bucket) ms is not a bucket length from 1m to 1d")
+        }
+        _ = try state.countOfValues()
         self.init(bucket: state.bucket, groupBy: GroupBy(state.groupBy))
-        for row in state.rows {
+        for (index, row) in state.rows.enumerated() {
             guard let system = MetricSystem(rawValue: row.system) else {
-                throw StateError("unknown system \"\(row.system)\"")
+                throw StateError("rows[\(index)].system: unknown system \"\(row.system)\"")
             }
             guard row.group.count == state.groupBy.count, row.aggregate.count > 0 else {
-                throw StateError("the row of \(row.metric) at \(row.bucket) has no values or the wrong group")
+                throw StateError(
+                    "rows[\(index)]: the row of \(row.metric) at \(row.bucket) has no values or the wrong group")
+            }
+            guard StoredRange.times.contains(row.bucket),
+                Timestamp(milliseconds: row.bucket).bucketStart(length: state.bucket).milliseconds == row.bucket
+            else {
+                throw StateError(
+                    "rows[\(index)].bucket: \(row.bucket) is not the start of a bucket of \(state.bucket) ms of years "
+                        + "0 to 9999")
             }
             let key = Key(
                 bucket: Timestamp(milliseconds: row.bucket), group: row.group, system: system, name: row.metric)
-            aggregates[key, default: Aggregate()].merge(row.aggregate)
+            do {
+                try aggregates[key, default: Aggregate()].merge(checking: row.aggregate)
+            } catch {
+                throw StateError("rows[\(index)].aggregate.\(error.description)")
+            }
         }
     }
 
@@ -261,5 +326,38 @@ public struct MetricAggregates: Sendable {
     /// The aggregates, by bucket, then group values (byte-wise), then system, then metric name.
     public var rows: [(key: Key, aggregate: Aggregate)] {
         aggregates.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+}
+
+extension MetricAggregates.State {
+    private enum CodingKeys: String, CodingKey {
+        case bucket, groupBy, rows
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes, its integers as 64-bit integers
+    /// (one that is not is refused at its key); ``MetricAggregates/init(state:)`` checks the rest.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            bucket: try container.decodeStored(.bucket, in: StoredRange.sums),
+            groupBy: try container.decode([String].self, forKey: .groupBy),
+            rows: try container.decode([Row].self, forKey: .rows))
+    }
+}
+
+extension MetricAggregates.State.Row {
+    private enum CodingKeys: String, CodingKey {
+        case bucket, group, system, metric, aggregate
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes, the bucket's start as a 64-bit integer.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            bucket: try container.decodeStored(.bucket, in: StoredRange.sums),
+            group: try container.decode([String].self, forKey: .group),
+            system: try container.decode(String.self, forKey: .system),
+            metric: try container.decode(String.self, forKey: .metric),
+            aggregate: try container.decode(MetricAggregates.Aggregate.self, forKey: .aggregate))
     }
 }

@@ -26,6 +26,42 @@ public struct VPSessionsByName: Sendable, Equatable {
             started += other.started
             timeToStartSum += other.timeToStartSum
         }
+
+        /// ``add(_:)`` with checked arithmetic, for rows read from a file: throws, naming the
+        /// field, when a sum would pass 2⁶⁰, leaving the row as it was.
+        package mutating func add(checking other: Row) throws(StateError) {
+            func overflow(_ field: String) -> StateError {
+                StateError("the name \"\(name)\": \(field): adds up to more than 2^60")
+            }
+            guard let sessions = StoredRange.add(sessions, other.sessions) else { throw overflow("sessions") }
+            guard let completed = StoredRange.add(completed, other.completed) else { throw overflow("completed") }
+            guard let started = StoredRange.add(started, other.started) else { throw overflow("started") }
+            guard let timeToStartSum = StoredRange.add(timeToStartSum, other.timeToStartSum) else {
+                throw overflow("timeToStartSum")
+            }
+            self.sessions = sessions
+            self.completed = completed
+            self.started = started
+            self.timeToStartSum = timeToStartSum
+        }
+
+        /// Decodes what the synthesized `encode(to:)` writes; refuses (`dataCorrupted`) a
+        /// count outside ``StoredRange/counts``, a time outside ``StoredRange/sums``.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decode(String.self, forKey: .name)
+            func count(_ key: CodingKeys, in range: ClosedRange<Int64> = StoredRange.counts) throws -> Int64 {
+                try container.decodeStoredIfPresent(key, in: range) ?? 0
+            }
+            sessions = try count(.sessions)
+            completed = try count(.completed)
+            started = try count(.started)
+            timeToStartSum = try count(.timeToStartSum, in: StoredRange.sums)
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, sessions, completed, started, timeToStartSum
+        }
     }
 
     private var byName: [String: Row] = [:]
@@ -63,9 +99,20 @@ public struct VPSessionsByName: Sendable, Equatable {
 extension VPSessionsByName: Codable {
     /// Decodes the ``rows``, as ``encode(to:)`` writes them.
     public init(from decoder: any Decoder) throws {
-        for row in try decoder.singleValueContainer().decode([Row].self) {
-            byName[row.name, default: Row(name: row.name)].add(row)
+        let container = try decoder.singleValueContainer()
+        for row in try container.decode([Row].self) {
+            do {
+                try byName[row.name, default: Row(name: row.name)].add(checking: row)
+            } catch {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: error.description)
+            }
         }
+    }
+
+    /// ``merge(_:)`` with checked arithmetic, for counts read from files (throws as
+    /// ``Row/add(checking:)`` does, leaving some rows merged).
+    package mutating func merge(checking other: VPSessionsByName) throws(StateError) {
+        for (name, row) in other.byName { try byName[name, default: Row(name: name)].add(checking: row) }
     }
 
     /// Encodes the ``rows``, in their order.

@@ -47,6 +47,11 @@ public struct WorstPlaybacks: Sendable {
         var didStart: Bool
         var hasContentEvents: Bool
         var timedOut: Bool
+
+        private enum CodingKeys: String, CodingKey {
+            case instrument, tracker, playbackID, title, firstTimestamp, startup, playTime, rebuffers, rebufferTime
+            case errors, endAction, didStart, hasContentEvents, timedOut
+        }
     }
 
     /// The kept playbacks, to merge with other shards' (``merge(_:)``).
@@ -96,4 +101,37 @@ public struct WorstPlaybacks: Sendable {
 extension PlaybackSummary {
     /// Play time plus rebuffer time: the time watched, as `summary.csv` counts it.
     public var watchTime: Int64 { playTime + rebufferTime }
+}
+
+extension WorstPlaybacks.Entry {
+    /// Decodes what the synthesized `encode(to:)` writes; refuses (`dataCorrupted`) a time
+    /// outside ``StoredRange/times``, a count outside ``StoredRange/counts``, a duration
+    /// outside ``StoredRange/sums``.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func number(_ key: CodingKeys, _ range: ClosedRange<Int64>) throws -> Int64? {
+            try container.decodeStoredIfPresent(key, in: range)
+        }
+        func required(_ key: CodingKeys, _ range: ClosedRange<Int64>) throws -> Int64 {
+            guard let value = try number(key, range) else {
+                throw DecodingError.keyNotFound(
+                    key, .init(codingPath: container.codingPath, debugDescription: "no \(key.stringValue)"))
+            }
+            return value
+        }
+        instrument = try container.decode(String.self, forKey: .instrument)
+        tracker = Int(try required(.tracker, 0...Int64(AVTRecord.trackerRange.upperBound)))
+        playbackID = try container.decode(String.self, forKey: .playbackID)
+        title = try container.decodeIfPresent(String.self, forKey: .title)
+        firstTimestamp = try required(.firstTimestamp, StoredRange.times)
+        startup = try number(.startup, StoredRange.sums)
+        playTime = try required(.playTime, StoredRange.sums)
+        rebuffers = try required(.rebuffers, StoredRange.counts)
+        rebufferTime = try required(.rebufferTime, StoredRange.sums)
+        errors = try required(.errors, StoredRange.counts)
+        endAction = try container.decodeIfPresent(String.self, forKey: .endAction)
+        didStart = try container.decode(Bool.self, forKey: .didStart)
+        hasContentEvents = try container.decode(Bool.self, forKey: .hasContentEvents)
+        timedOut = try container.decode(Bool.self, forKey: .timedOut)
+    }
 }
