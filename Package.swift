@@ -85,6 +85,8 @@ let package = Package(
             dependencies: [
                 "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CExchange",
                 "CMemoryHints", "CThreadName", "ProcessFiles", "ReportDiff",
+                // zlib's CRC-32, the checksums of a state file (ReplayApp/StateChecksum.swift).
+                "CZlib",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "HeapModule", package: "swift-collections"),
             ]

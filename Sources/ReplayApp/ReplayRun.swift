@@ -1,6 +1,7 @@
 import EventLog
 import EventModel
 import Foundation
+import OpenAVT
 import Replay
 import ReportEncoding
 import ValueProposition
@@ -149,6 +150,9 @@ package struct ReplayRun {
         var resumed = 0
         var resumedOpenFrom: Timestamp?
         if let plan {
+            if let damaged = plan.damaged, !quiet {
+                printError("avt-replay: --replace-run: \(damaged)")
+            }
             if plan.replacesLastRun && !quiet {
                 printError("avt-replay: --replace-run: replaying the last run again, from \(plan.resumed)")
                 for input in plan.leftOut {
@@ -158,7 +162,8 @@ package struct ReplayRun {
                 }
             }
             do {
-                let loaded = try RunState.load(from: plan.resumed, into: &engines, merge: &merge, shard: shard)
+                let loaded = try RunState.load(
+                    from: plan.resumed, into: &engines, merge: &merge, shard: shard, options: stateOptions)
                 resumed = loaded.lives
                 resumedOpenFrom = try addCarried(loaded, resumedFrom: plan.resumed, to: reports)
             } catch {
@@ -217,7 +222,7 @@ package struct ReplayRun {
                         + "\(rejected) rejected as late")
             }
         }
-        var saved = RunState.Saved(frontier: engines.frontier)
+        var saved = RunState.Saved(frontier: engines.frontier, options: stateOptions)
         saved.shard = shard
         saved.inputs = plan?.inputsAfter(lines: reader.linesByInput) ?? []
         if keepsOpen {
@@ -439,6 +444,22 @@ package struct ReplayRun {
                     appSessions: Int64(carried.lives[.vp] ?? 0), openSessions: Int64(carried.rows[.vp] ?? 0),
                     players: Int64(carried.lives[.marconi] ?? 0), openItems: Int64(carried.rows[.marconi] ?? 0))
             })
+    }
+
+    /// The options that shape the replay, which a state records and every run that goes on
+    /// from it must share (``RunState/Options``): the components' types are those of one
+    /// instrument's, made for this.
+    var stateOptions: RunState.Options {
+        let replay = arguments.replayOptions
+        let components = replay.components
+        func typeName(_ component: Any) -> String { String(describing: type(of: component)) }
+        return RunState.Options(
+            hub: arguments.hubName, prefix: arguments.prefix, tentacles: replay.tentaclesVersion.rawValue,
+            idleGap: replay.idleGap, metrics: arguments.grain.rawValue, bucket: replay.bucket,
+            groupBy: replay.groupBy.keys, middlewares: arguments.middlewareArguments,
+            hubComponent: typeName(components.makeHub(SequentialIDGenerator())),
+            metricalcComponent: typeName(components.makeMetricalc()),
+            backendComponent: typeName(components.makeBackend()))
     }
 
     /// The options that shape the reports, one `name=value` each, in a fixed order: the shards

@@ -20,6 +20,9 @@ final class StateFile {
     private var interruptionToken = 0
     /// This run's record in `FILE.pending`, once written (``beginRun(inputs:out:)``).
     private var pending: PendingRun?
+    /// The options of the state staged: those of the empty state a first run keeps as
+    /// `FILE.previous`, so that `--replace-run` checks them too.
+    private var stagedOptions: RunState.Options?
 
     /// Where the state a commit replaces is kept: `FILE.previous`.
     static func previousPath(of path: String) -> String { path + ".previous" }
@@ -142,6 +145,7 @@ final class StateFile {
     func stage(_ saved: RunState.Saved) throws {
         let writer = try ReportWriter(path: path)
         self.writer = writer
+        stagedOptions = saved.options
         do {
             try RunState.write(saved, into: writer)
         } catch {
@@ -155,7 +159,7 @@ final class StateFile {
     /// `FILE.previous`, but when the last run is replaced (`--replace-run`): the new state
     /// then follows the same previous one.
     func commit(replacingLastRun: Bool) throws(AtomicFile.WriteError) {
-        guard let writer else { return }
+        guard let writer, let stagedOptions else { return }
         let folder = (path as NSString).deletingLastPathComponent
         if !replacingLastRun {
             if FileManager.default.fileExists(atPath: path) {
@@ -163,7 +167,7 @@ final class StateFile {
                 if link(path, nextPrevious) != 0 { try AtomicFile.copy(path, to: nextPrevious) }
             } else {
                 // The first run of a series: the state before it is an empty one.
-                try RunState.save(RunState.Saved(frontier: nil), to: nextPrevious)
+                try RunState.save(RunState.Saved(frontier: nil, options: stagedOptions), to: nextPrevious)
             }
             try Self.flush(folder)
         }

@@ -14,6 +14,9 @@ struct StatePlan {
     /// The inputs of the run replaced that this run does not have: the new state will not
     /// hold them.
     var leftOut: [InputIdentity] = []
+    /// With `--replace-run`, why the state's header could not be read (it is damaged): the run
+    /// then replaces the last run without knowing its inputs.
+    var damaged: String?
 
     /// Reads every input and the state's header, and decides; throws the reason for refusing
     /// the run, for a message after `avt-replay: `.
@@ -22,19 +25,26 @@ struct StatePlan {
         resumed = state
         try Self.refuseDuplicates(identities.compactMap { $0 })
         let header: RunState.Header?
+        var reruns: [(input: InputIdentity, recorded: InputIdentity)] = []
         do {
             header = try RunState.header(at: state)
+            consumed = header?.inputs ?? []
+            reruns = Self.matches(of: identities, in: consumed)
+            guard !reruns.isEmpty else { return }
+        } catch let failure where failure.isDamage && replaceRun {
+            // The last run is replaced from the state before it, whatever its inputs were.
+            header = nil
+            consumed = []
+            damaged = failure.description
         } catch {
             throw RunState.Failure(description: "\(error); no reports were written, the state file is unchanged")
         }
-        consumed = header?.inputs ?? []
-        let reruns = Self.matches(of: identities, in: consumed)
-        guard !reruns.isEmpty else { return }
         guard replaceRun else {
             throw RunState.Failure(
                 description: "\(Self.list(reruns)) already replayed into \(state) (a rerun); nothing was written. "
                     + "Give --replace-run to replay the last run again.")
         }
+        let what = reruns.isEmpty ? "the last run" : "\(Self.list(reruns)) already replayed into \(state), and"
         let previous = StateFile.previousPath(of: state)
         let before: RunState.Header?
         do {
@@ -45,8 +55,8 @@ struct StatePlan {
         }
         guard let before else {
             throw RunState.Failure(
-                description: "--replace-run: \(Self.list(reruns)) already replayed into \(state), and \(previous), "
-                    + "the state before the last run, does not exist; nothing was written.")
+                description: "--replace-run: \(what) \(previous), the state before the last run, does not exist; "
+                    + "nothing was written.")
         }
         let earlier = Self.matches(of: identities, in: before.inputs)
         guard earlier.isEmpty else {

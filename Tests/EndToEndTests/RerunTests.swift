@@ -232,8 +232,17 @@ struct RerunTests {
                 "{\"name\":\"\(path)\",\"size\":\(bytes.count),\"digest\":\"\(String(repeating: "0", count: 16 - hex.count) + hex)\"}"
         }
         #expect(bytes(atLeast: 1 << 20, paths[0]))
-        #expect(header.hasPrefix("{\"avtReplayState\":4,"))
-        #expect(header.hasSuffix(",\"inputs\":[\(expected)]}"), "\(header)")
+        #expect(header.hasPrefix("{\"avtReplayState\":5,"))
+        // The inputs, then the checksum of the line before it (CRC-32 in 8 hex digits).
+        let inputs = ",\"inputs\":[\(expected)],\"crc32\":\""
+        #expect(header.contains(inputs), "\(header)")
+        #expect(
+            header.hasSuffix("\"}")
+                && header.count
+                    == (header.range(of: inputs)?.upperBound).map {
+                        header.distance(from: header.startIndex, to: $0) + 10
+                    },
+            "\(header)")
     }
 
     @Test func replaceRunGoesWithState() throws {
