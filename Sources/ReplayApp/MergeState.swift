@@ -1,3 +1,4 @@
+import EventModel
 import Foundation
 
 /// `merge.state`, written by `merge` beside the merged reports when the shards ran with
@@ -27,6 +28,21 @@ package struct MergeState: Codable, Equatable, JSONLineFile {
         self.states = states
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case format, version, shards, openFrom, states
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes, its integers as 64-bit integers (one
+    /// that is not is refused at its key); ``read(folder:)`` checks the rest.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        shards = Int(try container.decodeStored(.shards, in: Int64(Int32.min)...Int64(Int32.max)))
+        openFrom = try container.decodeStoredIfPresent(.openFrom, in: StoredRange.sums)
+        states = try container.decode([String?].self, forKey: .states)
+    }
+
     /// Reads the `merge.state` of the merged report folder `folder`.
     static func read(folder: String) throws(RunState.Failure) -> MergeState {
         let path = (folder as NSString).appendingPathComponent(fileName)
@@ -35,11 +51,45 @@ package struct MergeState: Codable, Equatable, JSONLineFile {
                 description: "\(path) cannot be read: --previous-merge takes the folder `avt-replay merge` wrote for "
                     + "the night before, from shards run with --state")
         }
-        guard let state = try? JSONDecoder().decode(MergeState.self, from: data), state.format == formatName,
-            state.version == 1, state.states.count == state.shards
+        struct Format: Decodable {
+            var format: String
+            var version: Int
+        }
+        guard let format = try? JSONDecoder().decode(Format.self, from: data), format.format == formatName,
+            format.version == 1
         else {
             throw RunState.Failure(description: "\(path): not a merge.state of this avt-replay")
         }
+        let state: MergeState
+        do {
+            state = try JSONDecoder().decode(MergeState.self, from: data)
+        } catch {
+            throw RunState.Failure(description: "\(path): \(decodingProblem(error))")
+        }
+        try state.check(path: path)
         return state
+    }
+
+    /// Refuses what no `merge` writes: a number of shards below 1, a time outside years 0 to
+    /// 9999, a state per shard that is not one (16 hex digits), naming the field.
+    private func check(path: String) throws(RunState.Failure) {
+        func refusal(_ field: String, _ problem: String) -> RunState.Failure {
+            RunState.Failure(description: "\(path): field \(field): \(problem)")
+        }
+        guard StoredRange.shardCounts.contains(shards) else {
+            throw refusal("shards", "\(shards) is not a number of shards (1 to 1,000,000)")
+        }
+        if let openFrom, !StoredRange.times.contains(openFrom) {
+            throw refusal("openFrom", "the time \(openFrom) ms is not within years 0 to 9999")
+        }
+        guard states.count == shards else {
+            throw refusal("states", "\(states.count) states for \(shards) shards")
+        }
+        for (index, state) in states.enumerated() {
+            guard let state else { continue }
+            guard InputIdentity.digest(fromText: state) != nil else {
+                throw refusal("states[\(index)]", "\"\(state)\" is not the identity of a state (16 hex digits)")
+            }
+        }
     }
 }

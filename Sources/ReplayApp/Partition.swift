@@ -238,6 +238,24 @@ package struct PartitionManifest: Codable, Equatable, Sendable, JSONLineFile {
         package var size: Int64?
         /// Its lines, blank ones aside.
         package var lines: Int
+
+        init(path: String, size: Int64?, lines: Int) {
+            self.path = path
+            self.size = size
+            self.lines = lines
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case path, size, lines
+        }
+
+        /// Decodes what the synthesized `encode(to:)` writes, its integers as 64-bit integers.
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            path = try container.decode(String.self, forKey: .path)
+            size = try container.decodeStoredIfPresent(.size, in: StoredRange.sums)
+            lines = Int(try container.decodeStored(.lines, in: StoredRange.sums))
+        }
     }
 
     package struct Problem: Codable, Equatable, Sendable {
@@ -269,6 +287,25 @@ package struct PartitionManifest: Codable, Equatable, Sendable, JSONLineFile {
         self.timestampUnit = timestampUnit
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case format, version, shards, maxLateness, timestampUnit, inputs, end, start, problems
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes, its integers as 64-bit integers (one
+    /// that is not is refused at its key); ``locate(_:)`` checks the rest.
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        shards = Int(try container.decodeStored(.shards, in: Int64(Int32.min)...Int64(Int32.max)))
+        maxLateness = try container.decodeStored(.maxLateness, in: StoredRange.sums)
+        timestampUnit = try container.decode(String.self, forKey: .timestampUnit)
+        inputs = try container.decode([Input].self, forKey: .inputs)
+        end = try container.decodeStoredIfPresent(.end, in: StoredRange.sums)
+        start = try container.decodeStoredIfPresent(.start, in: StoredRange.sums)
+        problems = try container.decode([Problem].self, forKey: .problems)
+    }
+
     /// What tells this partition from another: FNV-1a 64 of its manifest, in hex. Shards of
     /// one partition carry it, so that `merge` refuses shards of two.
     package var digest: String {
@@ -283,11 +320,59 @@ package struct PartitionManifest: Codable, Equatable, Sendable, JSONLineFile {
         let manifestPath = ((folder.isEmpty ? "." : folder) as NSString).deletingLastPathComponent
         let path = (manifestPath.isEmpty ? "." : manifestPath) + "/" + Partition.manifestName
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let manifest = try JSONDecoder().decode(PartitionManifest.self, from: data)
-        guard manifest.format == "avt-replay partition", manifest.version == 1 else {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: [], debugDescription: "\(path): not a partition of this version"))
+        struct Format: Decodable {
+            var format: String
+            var version: Int
         }
+        guard let format = try? JSONDecoder().decode(Format.self, from: data), format.format == "avt-replay partition",
+            format.version == 1
+        else {
+            throw Refusal(description: "\(path): not a partition of this version")
+        }
+        let manifest: PartitionManifest
+        do {
+            manifest = try JSONDecoder().decode(PartitionManifest.self, from: data)
+        } catch {
+            throw Refusal(description: "\(path): \(decodingProblem(error))")
+        }
+        try manifest.check(path: path)
         return (manifest, Int((folder as NSString).lastPathComponent) ?? 0, folder)
+    }
+
+    /// Why a `partition.json` is refused.
+    package struct Refusal: Error, CustomStringConvertible {
+        package var description: String
+    }
+
+    /// Refuses what no `partition` writes, naming the field: a number of shards below 1, a
+    /// `--max-lateness` outside 0 to 1d, an unknown `--ts-unit`, a size or count of lines
+    /// outside ``StoredRange/counts``, a time outside years 0 to 9999, a start after the end.
+    private func check(path: String) throws(Refusal) {
+        func refusal(_ field: String, _ problem: String) -> Refusal {
+            Refusal(description: "\(path): field \(field): \(problem)")
+        }
+        guard StoredRange.shardCounts.contains(shards) else {
+            throw refusal("shards", "\(shards) is not a number of shards (1 to 1,000,000)")
+        }
+        guard (0...86_400_000).contains(maxLateness) else {
+            throw refusal("maxLateness", "\(maxLateness) ms is not a --max-lateness (0 to 1d)")
+        }
+        guard RecordDecoder.TimestampUnit(rawValue: timestampUnit) != nil else {
+            throw refusal("timestampUnit", "\"\(timestampUnit)\" is not a --ts-unit")
+        }
+        for (index, input) in inputs.enumerated() {
+            if let size = input.size, !StoredRange.counts.contains(size) {
+                throw refusal("inputs[\(index)].size", "\(size) is not a size in bytes (0 to 2^60)")
+            }
+            guard StoredRange.counts.contains(Int64(input.lines)) else {
+                throw refusal("inputs[\(index)].lines", "\(input.lines) is not a count of lines (0 to 2^60)")
+            }
+        }
+        for (field, time) in [("start", start), ("end", end)] {
+            if let time, !StoredRange.times.contains(time) {
+                throw refusal(field, "the time \(time) ms is not within years 0 to 9999")
+            }
+        }
+        if let start, let end, start > end { throw refusal("start", "\(start) is after the end, \(end)") }
     }
 }

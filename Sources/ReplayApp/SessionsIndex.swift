@@ -65,37 +65,80 @@ enum SessionsIndex {
         line == Array(header().dropLast())
     }
 
-    /// Decodes an entry's line, or returns `nil` when it is not one.
-    static func decode(_ line: [UInt8], with decoder: JSONDecoder) -> Entry? {
-        try? decoder.decode(StoredEntry.self, from: Data(line)).entry
+    /// Decodes an entry's line; throws what is wrong with it, naming the field (`field 2
+    /// (time): …`), when it is not one.
+    static func entry(_ line: [UInt8], with decoder: JSONDecoder) throws(Problem) -> Entry {
+        do {
+            return try decoder.decode(StoredEntry.self, from: Data(line)).entry
+        } catch let problem as Problem {
+            throw problem
+        } catch {
+            throw Problem(description: "not an index entry (\(decodingProblem(error)))")
+        }
     }
 
-    /// An entry's line as JSON decodes it: an array of mixed types.
+    /// What is wrong with a line of the index.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The names of an entry's fields, by position (from 1), in messages.
+    private static let fieldNames = ["stage", "time", "digest", "rank", "line", "system", "id"]
+
+    /// An entry's line as JSON decodes it: an array of mixed types. Its numbers are checked: a
+    /// stage of ``SessionOrder/Stage``, a time within ``StoredRange/times``, a rank and line
+    /// number from 0, byte counts within ``StoredRange/counts``, one per file.
     private struct StoredEntry: Decodable {
         var entry: Entry
 
         init(from decoder: any Decoder) throws {
             var fields = try decoder.unkeyedContainer()
-            let stage = try fields.decode(Int.self)
-            let time = try fields.decode(Int64.self)
-            let digest = try fields.decode(Int64.self)
-            let rank = try fields.decode(Int.self)
-            let line = try fields.decode(Int.self)
+            func problem(_ field: Int, _ what: String) -> Problem {
+                let name =
+                    field < SessionsIndex.fieldNames.count
+                    ? SessionsIndex.fieldNames[field]
+                    : "bytes of \(SessionFile.allCases[field - SessionsIndex.fieldNames.count].name)"
+                return Problem(description: "field \(field + 1) (\(name)): \(what)")
+            }
+            func number(_ field: Int, _ range: ClosedRange<Int64>) throws -> Int64 {
+                let value: Int64
+                do {
+                    value = try fields.decode(Int64.self)
+                } catch {
+                    if let number = try? fields.decode(Double.self) {
+                        throw problem(field, "\(number) is not a 64-bit integer")
+                    }
+                    throw problem(field, decodingProblem(error))
+                }
+                guard range.contains(value) else {
+                    throw problem(field, "\(value) is out of range (\(StoredRange.describe(range)))")
+                }
+                return value
+            }
+            let stage = try number(0, 0...2)
+            let time = try number(1, StoredRange.times)
+            let digest = try number(2, Int64.min...Int64.max)
+            let rank = try number(3, 0...Int64(Int32.max))
+            let line = try number(4, 0...StoredRange.magnitude)
             let systemName = try fields.decode(String.self)
             let id = try fields.decode(String.self)
             var bytes: [Int] = []
-            while !fields.isAtEnd { bytes.append(try fields.decode(Int.self)) }
-            guard let system = MetricSystem(rawValue: systemName), let stage = SessionOrder.Stage(rawValue: stage),
-                bytes.count == SessionFile.allCases.count,
-                bytes.allSatisfy({ $0 >= 0 })
-            else {
-                throw DecodingError.dataCorrupted(
-                    DecodingError.Context(codingPath: fields.codingPath, debugDescription: "not an index entry"))
+            while !fields.isAtEnd {
+                guard bytes.count < SessionFile.allCases.count else {
+                    throw Problem(description: "more than \(SessionFile.allCases.count) byte counts")
+                }
+                bytes.append(Int(try number(SessionsIndex.fieldNames.count + bytes.count, StoredRange.counts)))
             }
+            guard bytes.count == SessionFile.allCases.count else {
+                throw Problem(description: "\(bytes.count) byte counts for \(SessionFile.allCases.count) files")
+            }
+            guard let system = MetricSystem(rawValue: systemName), let stage = SessionOrder.Stage(rawValue: Int(stage))
+            else { throw problem(5, "\"\(systemName)\" is not a system") }
             entry = Entry(
                 order: SessionOrder(
                     stage: stage, time: Timestamp(milliseconds: time), keyDigest: UInt64(bitPattern: digest),
-                    position: SourcePosition(fileRank: rank, line: line), key: SessionKey(system: system, id: id)),
+                    position: SourcePosition(fileRank: Int(rank), line: Int(line)),
+                    key: SessionKey(system: system, id: id)),
                 bytes: bytes)
         }
     }

@@ -134,6 +134,11 @@ package struct ShardMerger {
                 throw Failure(description: "\(other) and \(shard.folder) are both shard \(shard.state.shard)")
             }
         }
+        do {
+            try SummaryState.checkSums(of: shards.map { (Self.path($0.folder, ReportSet.stateName), $0.state) })
+        } catch {
+            throw Failure(description: error.description)
+        }
         self.shards = shards
     }
 
@@ -216,6 +221,8 @@ package struct ShardMerger {
     private struct Next: Comparable {
         var entry: SessionsIndex.Entry
         var shard: Int
+        /// Its line in the shard's index, for messages.
+        var line: Int
 
         static func < (lhs: Next, rhs: Next) -> Bool {
             lhs.entry.order < rhs.entry.order
@@ -231,6 +238,9 @@ package struct ShardMerger {
         let files = SessionFile.allCases.filter { $0 != .trace || trace }
         var indexes: [ShardFileReader] = []
         var readers: [[SessionFile: ShardFileReader]] = []
+        // The bytes of each file after its header that the index has not given yet: an entry
+        // that gives more is refused before anything is read.
+        var unread: [[SessionFile: Int64]] = []
         for shard in shards {
             let index = try ShardFileReader(path: Self.path(shard.folder, ReportSet.indexName))
             guard let header = try index.readLine(), SessionsIndex.isHeader(header) else {
@@ -238,22 +248,28 @@ package struct ShardMerger {
             }
             indexes.append(index)
             var shardReaders: [SessionFile: ShardFileReader] = [:]
+            var sizes: [SessionFile: Int64] = [:]
             for file in files {
                 let reader = try ShardFileReader(path: Self.path(shard.folder, file.name))
                 if try reader.read(count: file.header.count) != file.header {
                     throw ShardFileReader.Failure(description: "\(reader.path): not the header this avt-replay writes")
                 }
                 shardReaders[file] = reader
+                sizes[file] = (InputReader.regularFileSize(reader.path) ?? 0) - Int64(file.header.count)
             }
             readers.append(shardReaders)
+            unread.append(sizes)
         }
         let decoder = JSONDecoder()
+        var lines = [Int](repeating: 1, count: shards.count)
         func next(_ shard: Int) throws(ShardFileReader.Failure) -> Next? {
             guard let line = try indexes[shard].readLine() else { return nil }
-            guard let entry = SessionsIndex.decode(line, with: decoder) else {
-                throw ShardFileReader.Failure(description: "\(indexes[shard].path): a line is not an index entry")
+            lines[shard] += 1
+            do {
+                return Next(entry: try SessionsIndex.entry(line, with: decoder), shard: shard, line: lines[shard])
+            } catch {
+                throw ShardFileReader.Failure(description: "\(indexes[shard].path):\(lines[shard]): \(error)")
             }
-            return Next(entry: entry, shard: shard)
         }
         var heap = Heap<Next>()
         for shard in shards.indices {
@@ -268,8 +284,15 @@ package struct ShardMerger {
             }
             previous[shard] = smallest.entry.order
             for file in files {
-                guard let reader = readers[shard][file] else { continue }
-                reports.append(try reader.read(count: smallest.entry.bytes[file.rawValue]), to: file)
+                guard let reader = readers[shard][file], let left = unread[shard][file] else { continue }
+                let count = smallest.entry.bytes[file.rawValue]
+                guard Int64(count) <= left else {
+                    throw ShardFileReader.Failure(
+                        description: "\(indexes[shard].path):\(smallest.line): field \(8 + file.rawValue) (bytes of "
+                            + "\(file.name)): \(count) bytes, but \(reader.path) has \(left) left")
+                }
+                unread[shard][file] = left - Int64(count)
+                reports.append(try reader.read(count: count), to: file)
             }
             sessions += 1
             if let following = try next(shard) { heap.insert(following) }

@@ -1,3 +1,4 @@
+import EventModel
 import Foundation
 import Replay
 import ReportEncoding
@@ -78,10 +79,179 @@ struct SummaryState: Codable, JSONLineFile {
                     "\(path): version \(header.version) of summary.state; this avt-replay reads version \(currentVersion)"
             )
         }
+        let state: SummaryState
         do {
-            return try JSONDecoder().decode(SummaryState.self, from: data)
+            state = try JSONDecoder().decode(SummaryState.self, from: data)
         } catch {
-            throw Failure(description: "\(path): \(error)")
+            throw Failure(description: "\(path): \(decodingProblem(error))")
+        }
+        try state.check(path: path)
+        return state
+    }
+
+    /// Refuses what no shard writes: a shard outside 1 to N, a time outside years 0 to 9999,
+    /// a count outside ``StoredRange/counts``, summaries and aggregates their
+    /// `init(state:)` refuses (``KPISummary/init(state:)``, ``MetricAggregates/init(state:)``),
+    /// naming the field.
+    private func check(path: String) throws(Failure) {
+        func refusal(_ field: String, _ problem: String) -> Failure {
+            Failure(description: "\(path): field \(field): \(problem)")
+        }
+        guard StoredRange.shardCounts.contains(shards) else {
+            throw refusal("shards", "\(shards) is not a number of shards (1 to 1,000,000)")
+        }
+        guard Shard(shard, of: shards) != nil else {
+            throw refusal("shard", "\(shard) of \(shards) is not a shard K of N (1 ≤ K ≤ N)")
+        }
+        if let openFrom, !StoredRange.times.contains(openFrom) {
+            throw refusal("openFrom", "the time \(openFrom) ms is not within years 0 to 9999")
+        }
+        var summaries = [("summary", summary), ("page", page)]
+        for (index, breakdown) in breakdowns.enumerated() { summaries.append(("breakdowns[\(index)]", breakdown)) }
+        for case let (name, state?) in summaries {
+            do {
+                _ = try KPISummary(state: state)
+            } catch {
+                throw Failure(description: "\(path): field \(name).\(error)")
+            }
+        }
+        do {
+            _ = try MetricAggregates(state: aggregates)
+        } catch {
+            throw Failure(description: "\(path): field aggregates.\(error)")
+        }
+    }
+
+    /// Refuses shards whose counts and sums, added up as `merge` adds them, overflow or pass
+    /// 2⁶⁰ (checked arithmetic): each shard's were checked when read, and what `merge` adds up
+    /// of several is bounded by the sums of their magnitudes, added up here. Names the file
+    /// that makes them pass, and the field.
+    static func checkSums(of shards: [(path: String, state: SummaryState)]) throws(Failure) {
+        var summary = KPIs()
+        var page = KPIs()
+        var breakdowns: [KPIs] = []
+        var values: Int64 = 0
+        var valuePropositions = VPSessionsByName()
+        var stations = MarconiItemsByStation()
+        var provenance: [String: Int64] = [:]
+        for (path, state) in shards {
+            func add(_ field: String, _ value: Int64) throws(Failure) {
+                guard let sum = StoredRange.add(provenance[field, default: 0], value) else {
+                    throw Failure(
+                        description: "\(path): field \(field): added up with the shards before it, more than 2^60")
+                }
+                provenance[field] = sum
+            }
+            do {
+                try summary.addMagnitudes(checking: try state.summary.magnitudes())
+                if let state = state.page { try page.addMagnitudes(checking: try state.magnitudes()) }
+                for (index, breakdown) in state.breakdowns.enumerated() {
+                    if breakdowns.count <= index { breakdowns.append(KPIs()) }
+                    try breakdowns[index].addMagnitudes(checking: try breakdown.magnitudes())
+                }
+                guard let sum = StoredRange.add(values, try state.aggregates.countOfValues()) else {
+                    throw StateError("aggregates.rows: the counts, added up with the shards before it, pass 2^60")
+                }
+                values = sum
+                try valuePropositions.merge(checking: state.valuePropositions)
+                try stations.merge(checking: state.stations)
+            } catch {
+                throw Failure(description: "\(path): added up with the shards before it: \(error)")
+            }
+            for (index, input) in state.provenance.inputs.enumerated() {
+                try add("provenance.inputs[\(index)].lines", input.lines)
+                try add("provenance.inputs[\(index)].rejected", input.rejected)
+                try add("provenance.inputs[\(index)].late", input.late)
+            }
+            try add("provenance.rejectedLines", state.provenance.rejectedLines)
+            try add("provenance.lateRecords", state.provenance.lateRecords)
+            try add("provenance.lateRejected", state.provenance.lateRejected)
+            if let carried = state.provenance.carried {
+                try add("provenance.carried.instruments", carried.instruments)
+                try add("provenance.carried.openPlaybacks", carried.openPlaybacks)
+                try add("provenance.carried.appSessions", carried.appSessions)
+                try add("provenance.carried.openSessions", carried.openSessions)
+                try add("provenance.carried.players", carried.players)
+                try add("provenance.carried.openItems", carried.openItems)
+            }
+        }
+    }
+}
+
+extension SummaryState {
+    private enum CodingKeys: String, CodingKey {
+        case format, version, shard, shards, options, prefix, aggregate, graphiteAggregate, trace, summary
+        case aggregates, page, breakdowns, worst, valuePropositions, stations, provenance, openFrom, state
+    }
+
+    /// Decodes what the synthesized `encode(to:)` writes; its integers must be 64-bit
+    /// integers, and the provenance's counts within ``StoredRange/counts`` (refused at their
+    /// key); ``check(path:)`` checks the rest.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        format = try container.decode(String.self, forKey: .format)
+        version = try container.decode(Int.self, forKey: .version)
+        shard = Int(try container.decodeStored(.shard, in: 1...Int64(Int32.max)))
+        shards = Int(try container.decodeStored(.shards, in: 1...Int64(Int32.max)))
+        options = try container.decode([String].self, forKey: .options)
+        prefix = try container.decode(String.self, forKey: .prefix)
+        aggregate = try container.decode(Bool.self, forKey: .aggregate)
+        graphiteAggregate = try container.decode(Bool.self, forKey: .graphiteAggregate)
+        trace = try container.decode(Bool.self, forKey: .trace)
+        summary = try container.decode(KPISummary.State.self, forKey: .summary)
+        aggregates = try container.decode(MetricAggregates.State.self, forKey: .aggregates)
+        page = try container.decodeIfPresent(KPISummary.State.self, forKey: .page)
+        breakdowns = try container.decode([KPISummary.State].self, forKey: .breakdowns)
+        worst = try container.decode([WorstPlaybacks.Entry].self, forKey: .worst)
+        valuePropositions = try container.decode(VPSessionsByName.self, forKey: .valuePropositions)
+        stations = try container.decode(MarconiItemsByStation.self, forKey: .stations)
+        _ = try container.decode(ProvenanceCounts.self, forKey: .provenance)
+        provenance = try container.decode(HTMLReport.Provenance.self, forKey: .provenance)
+        openFrom = try container.decodeStoredIfPresent(.openFrom, in: StoredRange.sums)
+        state = try container.decodeIfPresent(String.self, forKey: .state)
+    }
+
+    /// The counts of the page's provenance, each refused at its key outside
+    /// ``StoredRange/counts``: what `merge` adds up over the shards.
+    private struct ProvenanceCounts: Decodable {
+        private enum CodingKeys: String, CodingKey {
+            case inputs, rejectedLines, lateRecords, lateRejected, carried
+        }
+
+        private struct Input: Decodable {
+            private enum CodingKeys: String, CodingKey {
+                case size, lines, rejected, late
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                _ = try container.decodeStoredIfPresent(.size, in: StoredRange.counts)
+                for key in [CodingKeys.lines, .rejected, .late] {
+                    _ = try container.decodeStored(key, in: StoredRange.counts)
+                }
+            }
+        }
+
+        private struct Carried: Decodable {
+            private enum CodingKeys: String, CodingKey {
+                case instruments, openPlaybacks, appSessions, openSessions, players, openItems
+            }
+
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.container(keyedBy: CodingKeys.self)
+                for key in [CodingKeys.instruments, .openPlaybacks, .appSessions, .openSessions, .players, .openItems] {
+                    _ = try container.decodeStored(key, in: StoredRange.counts)
+                }
+            }
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            _ = try container.decode([Input].self, forKey: .inputs)
+            for key in [CodingKeys.rejectedLines, .lateRecords, .lateRejected] {
+                _ = try container.decodeStored(key, in: StoredRange.counts)
+            }
+            _ = try container.decodeIfPresent(Carried.self, forKey: .carried)
         }
     }
 }
