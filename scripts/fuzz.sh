@@ -2,15 +2,20 @@
 # Fuzzes the event-log reading code with libFuzzer for a bounded time (not run by CI or
 # `swift test`):
 #
-#   scripts/fuzz.sh [decoder|reader|all] [SECONDS]      (default: all, 60 s per target)
+#   scripts/fuzz.sh [decoder|reader|state|all] [SECONDS]      (default: all, 60 s per target)
 #
 #   decoder  RecordDecoder (JSON through simdjson): Tools/Fuzz/DecoderFuzz.swift
 #   reader   LineReader (plain and gzip input, line limits, refills): Tools/Fuzz/ReaderFuzz.swift
+#   state    a --state file read back (RunState.load: checksums, header, open buckets, every
+#            life through StateDecoder), and the restored lives ended: Tools/Fuzz/StateFuzz.swift
 #
 # Each target is built outside SwiftPM (the fuzz entry point must not be an executable
 # target's renamed `main`): the CSimdjson shim with clang++ -fsanitize=fuzzer-no-link,address,
 # EventModel as a module, then the EventLog sources and the entry file as one executable
-# with swiftc -sanitize=fuzzer,address -parse-as-library. Everything goes to
+# with swiftc -sanitize=fuzzer,address -parse-as-library. The state target's entry file is
+# compiled with the ReplayApp sources (RunState is internal to them) against the modules
+# ReplayApp depends on, which SwiftPM builds with the same sanitizers into $FUZZ_DIR/spm (the
+# first time, about 5 minutes on 2 cores). Everything goes to
 # $FUZZ_DIR (default .build-fuzz/, git-ignored): binaries, the growing corpus
 # (seeded from Tools/Fuzz/corpus/<target>/, which is only read) and crash artifacts.
 #
@@ -21,7 +26,7 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 
 usage() {
-    echo "usage: scripts/fuzz.sh [decoder|reader|all] [SECONDS]" >&2
+    echo "usage: scripts/fuzz.sh [decoder|reader|state|all] [SECONDS]" >&2
     exit 2
 }
 
@@ -30,7 +35,8 @@ SECONDS_PER_TARGET=${2:-60}
 case "$WHICH" in
 decoder) TARGETS=(decoder) ;;
 reader) TARGETS=(reader) ;;
-all) TARGETS=(decoder reader) ;;
+state) TARGETS=(state) ;;
+all) TARGETS=(decoder reader state) ;;
 *) usage ;;
 esac
 [[ "$SECONDS_PER_TARGET" =~ ^[1-9][0-9]*$ ]] || usage
@@ -56,8 +62,40 @@ if [[ -z "$CLANGXX" ]]; then
 fi
 SWIFTC=${SWIFTC:-swiftc}
 
+# The state target: ReplayApp's dependencies built by SwiftPM with the sanitizers, then the
+# ReplayApp sources and the entry file as one module (named as SwiftPM names the package, for
+# what the modules share as `package`), linked with every object ReplayApp needs.
+build_state() {
+    local spm=$FUZZ_DIR/spm binary=$BUILD/state-fuzz
+    echo "fuzz.sh: building ReplayApp's dependencies with SwiftPM into $spm" >&2
+    swift build --scratch-path "$spm" --target ReplayApp -Xswiftc -sanitize=fuzzer,address \
+        -Xcc -fsanitize=fuzzer-no-link,address -Xcxx -fsanitize=fuzzer-no-link,address >&2
+    local bin package
+    bin=$(readlink -f "$spm/debug")
+    package=$(grep -- '"-module-name","ReplayApp"' "$spm/debug.yaml" | grep -o -- '"-package-name","[^"]*"' |
+        head -1 | cut -d'"' -f4)
+    local maps=() map
+    for map in "$bin"/*.build/module.modulemap "$spm"/checkouts/swift-numerics/Sources/_NumericsShims/include/module.modulemap; do
+        maps+=(-Xcc -fmodule-map-file="$(readlink -f "$map")")
+    done
+    # The objects of every module but ReplayApp's and those it does not link (tests, tools, the CLI).
+    local objects=()
+    mapfile -d '' objects < <(find "$bin" -mindepth 2 -maxdepth 2 -name '*.o' -print0 |
+        grep -z -v -E "/(ReplayApp|ReplayCLI|MetricsPush|ReplayTestSupport|CMallocTuning|avt_replay[A-Za-z]*|[A-Za-z]*Tests|generate_[a-z_]*|HistogramExample|ArgumentParser[A-Za-z]*|[A-Za-z_]*-tool)\.build/")
+    echo "fuzz.sh: building $binary" >&2
+    "$SWIFTC" -parse-as-library -module-name ReplayApp -package-name "$package" -sanitize=fuzzer,address -g -O \
+        -wmo -c -I "$bin/Modules" -I Sources/CIsal -I Sources/CZlib "${maps[@]}" \
+        Sources/ReplayApp/*.swift Tools/Fuzz/StateFuzz.swift -o "$BUILD/state.o"
+    "$SWIFTC" -sanitize=fuzzer,address "$BUILD/state.o" "${objects[@]}" -use-ld=lld -lsimdjson -lisal -lz -lstdc++ \
+        -o "$binary"
+}
+
 build() {
     local target=$1 entry binary
+    if [[ "$target" == state ]]; then
+        build_state
+        return
+    fi
     case "$target" in
     decoder) entry=Tools/Fuzz/DecoderFuzz.swift ;;
     reader) entry=Tools/Fuzz/ReaderFuzz.swift ;;
@@ -118,13 +156,16 @@ for target in "${TARGETS[@]}"; do
     set +e
     # shellcheck disable=SC2086
     # No Swift backtracer: it would catch the harness's abort() before libFuzzer does.
+    # A state's seeds are whole state files (up to 31 KB).
+    max_len=4096
+    [[ "$target" == state ]] && max_len=65536
     SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} \
-        "$binary" -max_total_time="$SECONDS_PER_TARGET" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+        "$binary" -max_total_time="$SECONDS_PER_TARGET" -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 \
         -dict=Tools/Fuzz/json.dict -print_final_stats=1 -artifact_prefix="$artifacts" \
         ${FUZZ_FLAGS:-} "$corpus" "Tools/Fuzz/corpus/$target" >"$log" 2>&1
     code=$?
     set -e
-    rm -f /dev/shm/avt-replay-reader-fuzz-*  # left behind only when a run crashed
+    rm -f /dev/shm/avt-replay-reader-fuzz-* /dev/shm/avt-replay-state-fuzz-*  # left behind only when a run crashed
     grep -E '^(#[0-9]+[[:space:]]+(INITED|DONE)|stat::)' "$log" | sed "s/^/  $target: /" >&2 || true
     if ((code != 0)); then
         status=1
