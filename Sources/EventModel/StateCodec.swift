@@ -64,8 +64,8 @@ package struct StateDecoder {
     package static let maximumDepth = 256
 
     /// The largest magnitude an integer may have (`dataCorrupted` beyond it), but in values of
-    /// the input, decoded within ``decodingInputValues(_:_:)``; `nil` for none. A state file is
-    /// read with ``StoredRange/magnitude``: no counter, duration or time a run keeps comes
+    /// the input, decoded within `decodingInputValues(_:_:)`; `nil` for none. A state file is
+    /// read with `StoredRange/magnitude`: no counter, duration or time a run keeps comes
     /// near it, and the arithmetic the replay goes on with cannot overflow.
     package var integerLimit: UInt64?
 

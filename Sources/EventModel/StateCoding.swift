@@ -6,7 +6,7 @@
 /// changes from process to process).
 
 extension Timestamp: Codable {
-    /// Milliseconds since the epoch, as a bare number; one outside ``StoredRange/times`` (years
+    /// Milliseconds since the epoch, as a bare number; one outside `StoredRange/times` (years
     /// 0 to 9999, a day either side) is refused (`dataCorrupted`): no record has such a time.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -43,7 +43,7 @@ extension AttributeValue: Codable {
         case s, i, d, b, j
     }
 
-    /// A record's value: its integer is not limited (``decodingInputValues(_:_:)``).
+    /// A record's value: its integer is not limited (`decodingInputValues(_:_:)`).
     public init(from decoder: any Decoder) throws {
         self = try decodingInputValues(decoder) { try Self.decoded(from: decoder) }
     }

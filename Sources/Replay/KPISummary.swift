@@ -145,9 +145,9 @@ public struct KPISummary: Sendable {
     /// Rebuilds a summary from its ``state``.
     /// - Throws: ``StateError`` when the state is not one a summary could have: a bucket length
     ///   from 1m to 1d, each group once with a value per key, bucket starts that are starts of
-    ///   buckets in ``StoredRange/times``, each once, spans in pairs of times (first, then last),
+    ///   buckets in `StoredRange/times`, each once, spans in pairs of times (first, then last),
     ///   and each group's `all` KPIs the sum of its buckets', with the magnitudes of all the
-    ///   buckets' counts and sums, field by field, adding up to at most 2⁶⁰ (``State/magnitudes()``):
+    ///   buckets' counts and sums, field by field, adding up to at most 2⁶⁰ (`State.magnitudes()`):
     ///   then no sum the run goes on with, of any of its buckets, overflows.
     public init(state: State) throws(StateError) {
         guard (60_000...86_400_000).contains(state.bucket) else {

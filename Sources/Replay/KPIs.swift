@@ -111,7 +111,7 @@ public struct KPIs: Sendable {
 
     /// Adds the counts and sums of ``merge(_:)`` that do not wrap (not the sketch), with checked
     /// arithmetic, for KPIs read from a file: throws, naming the field, when one would overflow
-    /// or leave ``StoredRange/sums``, leaving these KPIs partly added to.
+    /// or leave `StoredRange/sums`, leaving these KPIs partly added to.
     package mutating func addCounts(checking other: KPIs) throws(StateError) {
         try visitCounts(pairedWith: other) { (total, value, name) throws(StateError) in
             guard let sum = StoredRange.add(total, value) else {
@@ -216,8 +216,8 @@ extension KPIs: Codable {
         var counts: [[UInt64]]
     }
 
-    /// Decodes what ``encode(to:)`` wrote. A count outside ``StoredRange/counts`` or a sum
-    /// outside ``StoredRange/sums`` is refused (`dataCorrupted`, at its key): no run writes one.
+    /// Decodes what ``encode(to:)`` wrote. A count outside `StoredRange/counts` or a sum
+    /// outside `StoredRange/sums` is refused (`dataCorrupted`, at its key): no run writes one.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func count(_ key: CodingKeys) throws -> Int64 { try Self.number(container, key, in: StoredRange.counts) }

@@ -49,7 +49,7 @@ public struct MarconiItemsByStation: Sendable, Equatable {
         }
 
         /// Decodes what the synthesized `encode(to:)` writes; refuses (`dataCorrupted`) a
-        /// count outside ``StoredRange/counts``, a time outside ``StoredRange/sums``.
+        /// count outside `StoredRange/counts`, a time outside `StoredRange/sums`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             station = try container.decode(String.self, forKey: .station)

@@ -69,7 +69,7 @@ public struct MetricAggregates: Sendable {
         public init() {}
 
         /// Decodes what `encode(to:)` wrote; refuses (`dataCorrupted`) what no aggregate holds:
-        /// a count outside ``StoredRange/counts``, a minimum above the maximum or either not
+        /// a count outside `StoredRange/counts`, a minimum above the maximum or either not
         /// finite when there are values, sums that are not finite.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -268,8 +268,8 @@ public struct MetricAggregates: Sendable {
     /// Rebuilds aggregates from their ``state``.
     /// - Throws: ``StateError`` when the state is not one aggregates could have: a bucket
     ///   length from 1m to 1d, rows of a known system, with values, a value per `--group-by`
-    ///   key and a bucket start that is the start of a bucket in ``StoredRange/times``, and
-    ///   counts that add up to at most 2⁶⁰ (``State/countOfValues()``).
+    ///   key and a bucket start that is the start of a bucket in `StoredRange/times`, and
+    ///   counts that add up to at most 2⁶⁰ (`State.countOfValues()`).
     public init(state: State) throws(StateError) {
         guard (60_000...86_400_000).contains(state.bucket) else {
             throw StateError("bucket: \(state.bucket) ms is not a bucket length from 1m to 1d")

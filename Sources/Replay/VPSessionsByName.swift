@@ -46,7 +46,7 @@ public struct VPSessionsByName: Sendable, Equatable {
         }
 
         /// Decodes what the synthesized `encode(to:)` writes; refuses (`dataCorrupted`) a
-        /// count outside ``StoredRange/counts``, a time outside ``StoredRange/sums``.
+        /// count outside `StoredRange/counts`, a time outside `StoredRange/sums`.
         public init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decode(String.self, forKey: .name)

@@ -105,8 +105,8 @@ extension PlaybackSummary {
 
 extension WorstPlaybacks.Entry {
     /// Decodes what the synthesized `encode(to:)` writes; refuses (`dataCorrupted`) a time
-    /// outside ``StoredRange/times``, a count outside ``StoredRange/counts``, a duration
-    /// outside ``StoredRange/sums``.
+    /// outside `StoredRange/times`, a count outside `StoredRange/counts`, a duration
+    /// outside `StoredRange/sums`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func number(_ key: CodingKeys, _ range: ClosedRange<Int64>) throws -> Int64? {
