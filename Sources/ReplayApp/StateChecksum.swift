@@ -2,7 +2,7 @@ import CZlib
 
 /// The checksum of each part of a state file (``RunState``): CRC-32, zlib's (the polynomial of
 /// gzip and PNG), which detects every flipped bit, every burst of up to 32 flipped bits, and
-/// all but one in 2³² other damage. zlib computes it at several GB/s (docs/time.md, "Measured").
+/// all but one in 2³² other damage. Its cost is in docs/time.md, "Measured".
 enum StateChecksum {
     /// The CRC-32 of `bytes`, continuing `crc` (0 to begin).
     ///
