@@ -39,6 +39,8 @@ package final class EntrySource {
     /// For a part file, the time of the place of the record being delivered when it came
     /// late (`nil` otherwise): set before each entry is handed over.
     package private(set) var placeTime: Timestamp?
+    /// For a part file, whether the record being delivered is a jump (``PartLine``).
+    package private(set) var placeIsJump = false
 
     /// Opens `path` (`-` for standard input); reading starts with the first ``next(upTo:_:)``.
     ///
@@ -104,6 +106,7 @@ package final class EntrySource {
         _ event: LineEvent, file: String, maxLineLength: Int, to body: (consuming LogEntry) -> Void
     ) {
         placeTime = nil
+        placeIsJump = false
         guard case .line(let part) = event, let (number, mark, start) = PartLine.parsePrefix(part.bytes) else {
             let number: Int
             let bytes: UnsafeRawBufferPointer
@@ -122,6 +125,7 @@ package final class EntrySource {
                 .tooLong(lineNumber: number, prefix: text), file: file, maxLineLength: maxLineLength, to: body)
             return
         case .late(let time): placeTime = time
+        case .jump: placeIsJump = true
         case .inOrder: break
         }
         let line = Line(number: number, bytes: text, readableCount: part.readableCount - start)

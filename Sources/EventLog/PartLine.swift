@@ -6,11 +6,14 @@ import EventModel
 /// - `LINE<TAB>TEXT`: a line in order;
 /// - `LINE:TIME<TAB>TEXT`: a record that came late, and the time of its place in the merged
 ///   stream (epoch milliseconds);
+/// - `LINE^<TAB>TEXT`: a record more than the window ahead of its input's clock (a jump): at
+///   its own time, and it does not move the clock;
 /// - `LINE!<TAB>PREFIX`: a line longer than the limit, and its first bytes.
 package enum PartLine {
     package enum Mark: Equatable {
         case inOrder
         case late(Timestamp)
+        case jump
         case tooLong
     }
 
@@ -23,12 +26,18 @@ package enum PartLine {
         if bytes[index] == UInt8(ascii: "!") {
             mark = .tooLong
             index += 1
+        } else if bytes[index] == UInt8(ascii: "^") {
+            mark = .jump
+            index += 1
         } else if bytes[index] == UInt8(ascii: ":") {
             index += 1
             let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
             if negative { index += 1 }
-            guard let time = digits(bytes, from: &index) else { return nil }
-            mark = .late(Timestamp(milliseconds: negative ? -Int64(time) : Int64(time)))
+            // A place's time is a record's time: one out of that range was not written by a partition.
+            guard let time = digits(bytes, from: &index), case let milliseconds = negative ? -Int64(time) : Int64(time),
+                StoredRange.times.contains(milliseconds)
+            else { return nil }
+            mark = .late(Timestamp(milliseconds: milliseconds))
         }
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\t") else { return nil }
         return (number, mark, index + 1)

@@ -22,6 +22,12 @@ import HeapModule
 /// (``resume(released:)``). So a record's place depends only on the lines before it in its
 /// own input: the same whatever the other files hold, and in every shard of a sharded run.
 ///
+/// One device's clock cannot move an input's clock (``FileClock``): a record more than the
+/// window ahead of its input moves it only once another key of the input follows it. A record
+/// still more than the window later than every input's clock when the inputs have ended is
+/// *ahead* (``Released/ahead``): it comes out last, and moves no clock, so neither the time a
+/// later run goes on from nor, in the engine, the idle gaps of other lives.
+///
 /// The records wait in a table of slots; the queues and heaps hold only what orders them
 /// and their slot, plain values that move without reference counting. Memory: the records of
 /// the reorder window, plus an input clock and the head record of each input.
@@ -34,7 +40,7 @@ package struct EventTimeMerge {
     private var freeSlots: [Int32] = []
     /// Each input's records not out yet that came in order, after its head.
     private var queues: [Deque<Waiting>]
-    private var clocks: [Timestamp?]
+    private var clocks: [FileClock]
     private var ended: [Bool]
     /// The order of the latest record put in each input's queue.
     private var lastQueued: [Order?]
@@ -46,7 +52,8 @@ package struct EventTimeMerge {
     /// mostly comes out next too (hourly files come out one after the other); taking it then
     /// costs one comparison with `heads`, not a heap update.
     private var leader: Waiting?
-    /// Records that came out of order in their input, but not after one already out.
+    /// Records that came out of order in their input, but not after one already out, and jumps
+    /// (``FileClock``).
     private var stragglers = Heap<Waiting>()
     /// The unfinished inputs by clock, as it was when their entry was made; an outdated entry
     /// is made again when it comes first.
@@ -61,7 +68,7 @@ package struct EventTimeMerge {
     package init(inputs: Int, maxLateness: Int64) {
         self.maxLateness = max(0, maxLateness)
         queues = Array(repeating: Deque(), count: inputs)
-        clocks = Array(repeating: nil, count: inputs)
+        clocks = Array(repeating: FileClock(), count: inputs)
         ended = Array(repeating: false, count: inputs)
         hasHead = Array(repeating: false, count: inputs)
         lastQueued = Array(repeating: nil, count: inputs)
@@ -71,7 +78,7 @@ package struct EventTimeMerge {
 
     /// The latest time among the records of `input` added so far.
     package func clock(of input: Int) -> Timestamp? {
-        clocks[input]
+        clocks[input].time
     }
 
     /// The input whose records are needed next: an unfinished input with the lowest clock
@@ -82,9 +89,9 @@ package struct EventTimeMerge {
                 clockOrder.removeMin()
                 continue
             }
-            if clocks[first.input] != first.time {
+            if clocks[first.input].time != first.time {
                 clockOrder.removeMin()
-                clockOrder.insert(InputClock(time: clocks[first.input], input: first.input))
+                clockOrder.insert(InputClock(time: clocks[first.input].time, input: first.input))
                 continue
             }
             return first.input
@@ -107,15 +114,22 @@ package struct EventTimeMerge {
     }
 
     /// Adds a record of `input` whose ``keyDigest(of:)`` is known.
-    /// `placeTime`: the time of its place when it came late in the input it was split from (a
-    /// partition's part file); the input's clock is then that of the part file.
+    /// `given`: where the partition put it, when the input is a partition's part file (the
+    /// input's clock is then that of the part file).
     package mutating func add(
         _ record: consuming Record, at position: SourcePosition, keyDigest: UInt64, from input: Int,
-        placeTime: Timestamp? = nil
+        given: FileClock.GivenPlace? = nil
     ) -> Placement {
         let timestamp = record.timestamp
         observeStart(timestamp)
-        var time = Self.place(of: placeTime ?? timestamp, clock: &clocks[input], maxLateness: maxLateness)
+        var time: Timestamp
+        let isJump: Bool
+        if let given {
+            time = clocks[input].place(of: timestamp, given: given, maxLateness: maxLateness)
+            isJump = given == .jump
+        } else {
+            (time, isJump) = clocks[input].place(of: timestamp, keyDigest: keyDigest, maxLateness: maxLateness)
+        }
         // Only a resumed clock can be later than the input's clock less the window (see above).
         if let released, time < released { time = released }
         let order = Order(timestamp: time, key: keyDigest, position: position)
@@ -130,7 +144,8 @@ package struct EventTimeMerge {
             slots.append(stored.take())
         }
         let entry = Waiting(order: order, slot: slot, input: Int32(input))
-        if let last = lastQueued[input], order < last {
+        // A jump waits with the stragglers, so that the records after it, earlier, still queue.
+        if isJump || lastQueued[input].map({ order < $0 }) ?? false {
             stragglers.insert(entry)
         } else {
             lastQueued[input] = order
@@ -149,7 +164,7 @@ package struct EventTimeMerge {
     /// shards included), or the clock an earlier run left. A shard, which replays only its own
     /// records, moves its clock there at the end, where one run's last record leaves it.
     package var endTime: Timestamp? {
-        ([released, inputEnd] + clocks).compactMap { $0 }.max()
+        ([released, inputEnd] + clocks.map(\.time)).compactMap { $0 }.max()
     }
 
     /// The time the whole input ends when this merge has only part of it (a partition's
@@ -171,23 +186,10 @@ package struct EventTimeMerge {
         if startTime.map({ time < $0 }) ?? true { startTime = time }
     }
 
-    /// The time of the place of a record at `time` read next from an input whose clock is
-    /// `clock` (its own time, or the clock less `maxLateness` when it is later than that), and
-    /// the clock moved to it. What `avt-replay partition` works out for each line, as the merge
-    /// does.
-    package static func place(of time: Timestamp, clock: inout Timestamp?, maxLateness: Int64) -> Timestamp {
-        guard let current = clock else {
-            clock = time
-            return time
-        }
-        if time > current { clock = time }
-        return max(time, Timestamp(milliseconds: current.milliseconds &- maxLateness))
-    }
-
-    /// Moves `input`'s clock with the time of a record that is not merged (one of another
-    /// shard), so that the records merged get the places they have when it is.
-    package mutating func observe(_ time: Timestamp, from input: Int) {
-        if clocks[input].map({ time > $0 }) ?? true { clocks[input] = time }
+    /// Moves `input`'s clock with a record that is not merged (one of another shard, of key
+    /// digest `keyDigest`), so that the records merged get the places they have when it is.
+    package mutating func observe(_ time: Timestamp, keyDigest: UInt64, from input: Int) {
+        _ = clocks[input].place(of: time, keyDigest: keyDigest, maxLateness: maxLateness)
         observeStart(time)
     }
 
@@ -205,14 +207,28 @@ package struct EventTimeMerge {
         if !hasHead[input] { queues[input] = Deque() }
     }
 
+    /// A record let out, with its place, and whether it is ahead of every input's clock.
+    package struct Released {
+        package var record: Record
+        package var place: StreamPlace
+        /// Whether, once every input has ended, it is more than the window later than every
+        /// input's clock (and the clock an earlier run left): one device's clock ahead of the
+        /// others'. It moves no clock; only its own life replays it.
+        package var ahead: Bool
+    }
+
     /// The next record in order, with its place, when no record still to come can be earlier.
-    package mutating func nextWithPlace() -> (record: Record, place: StreamPlace)? {
+    package mutating func nextWithPlace() -> Released? {
         guard waiting > 0 else { return nil }
         let lowWater: Timestamp?
         if unfinished == 0 {
             lowWater = nil
+            if aheadAfter == nil {
+                let clock = ([resumedFrom, inputEnd] + clocks.map(\.time)).compactMap { $0 }.max()
+                aheadAfter = clock.map { Timestamp(milliseconds: $0.milliseconds &+ maxLateness) }
+            }
         } else {
-            guard let input = inputToRead(), let clock = clocks[input] else { return nil }
+            guard let input = inputToRead(), let clock = clocks[input].time else { return nil }
             lowWater = Timestamp(milliseconds: clock.milliseconds &- maxLateness)
         }
         let entry: Waiting
@@ -240,12 +256,20 @@ package struct EventTimeMerge {
             return nil
         }
         waiting -= 1
-        released = entry.order.timestamp
+        let ahead = lowWater == nil && aheadAfter.map { entry.order.timestamp > $0 } ?? false
+        if !ahead { released = entry.order.timestamp }
         guard let record = take(entry.slot) else { return nil }
-        return (
-            record, StreamPlace(time: entry.order.timestamp, keyDigest: entry.order.key, position: entry.order.position)
-        )
+        return Released(
+            record: record,
+            place: StreamPlace(time: entry.order.timestamp, keyDigest: entry.order.key, position: entry.order.position),
+            ahead: ahead)
     }
+
+    /// Once every input has ended: the time after which a record is ahead (``Released/ahead``),
+    /// the latest clock of any input (or the clock an earlier run left) plus the window.
+    private var aheadAfter: Timestamp?
+    /// The clock an earlier run left (``resume(released:)``).
+    private var resumedFrom: Timestamp?
 
     /// The first head, made the leader (taken out of `heads`, the former leader put in).
     private mutating func firstHead() -> Waiting? {
@@ -288,6 +312,7 @@ package struct EventTimeMerge {
     /// at an earlier time.
     package mutating func resume(released time: Timestamp?) {
         released = time
+        resumedFrom = time
     }
 }
 

@@ -36,7 +36,7 @@ class Life {
     /// keep their count away from the life).
     private var waitingCount = 0
     /// The replay's clock when the latest record was replayed: its time in the stream, later
-    /// than ``latest`` when the record came late. No deadline of the life is earlier.
+    /// than ``latest`` when the record came late. The life's deadlines count from it.
     var clockAtLatest: Timestamp
     /// The deadline of the life's newest entry in the engine's heap.
     var scheduled = Timestamp(milliseconds: .max)
@@ -389,10 +389,11 @@ final class PlayerLife: Life {
 
 extension Life {
     /// Keys of a life's state: its key (`k` system, `i` id), its first and latest records' times
-    /// (`f`, `l`), its system's state machines (`s`) and, with `--group-by`, its open rows'
-    /// aggregates (`g`). What it had pending was handed over before (``ReplayEngine/handOverPending(_:)``).
+    /// (`f`, `l`), the clock at its latest record when later than that (`c`, it came late), its
+    /// system's state machines (`s`) and, with `--group-by`, its open rows' aggregates (`g`).
+    /// What it had pending was handed over before (``ReplayEngine/handOverPending(_:)``).
     private enum StateKeys: String, CodingKey {
-        case system = "k", id = "i", first = "f", latest = "l", replay = "s", aggregates = "g"
+        case system = "k", id = "i", first = "f", latest = "l", clock = "c", replay = "s", aggregates = "g"
     }
 
     /// Writes the life's state: its state machines and the rows they are building, never its records.
@@ -402,6 +403,7 @@ extension Life {
         try state.encode(key.id, forKey: .id)
         try state.encode(first, forKey: .first)
         try state.encode(latest, forKey: .latest)
+        if clockAtLatest > latest { try state.encode(clockAtLatest, forKey: .clock) }
         try encodeReplay(to: state.superEncoder(forKey: .replay))
         if !rowAggregates.isEmpty { try state.encode(SavedRowAggregates(rowAggregates), forKey: .aggregates) }
     }
@@ -426,6 +428,7 @@ extension Life {
             case .marconi: try PlayerLife(restoring: replay, key: key, first: first, options: options)
             }
         life.latest = try state.decode(Timestamp.self, forKey: .latest)
+        life.clockAtLatest = max(life.latest, try state.decodeIfPresent(Timestamp.self, forKey: .clock) ?? life.latest)
         life.rowAggregates = try state.decodeIfPresent(SavedRowAggregates.self, forKey: .aggregates)?.aggregates ?? [:]
         return life
     }

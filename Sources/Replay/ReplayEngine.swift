@@ -76,11 +76,18 @@ public struct ReplayEngine {
     /// due (its own life's end included, when it comes more than the idle gap after its life's
     /// latest record); then it is replayed by its life, or starts a new one. A record earlier
     /// than its life's latest (it came late) is refused.
-    public mutating func add(_ record: consuming Record, at place: StreamPlace) -> Outcome {
+    ///
+    /// A record that does not move the clock (`movesClock` false: one the merge found ahead of
+    /// every input, `EventTimeMerge`) makes only its own life's end due, and is then replayed
+    /// the same way: other lives' idle gaps go by the other records' clock.
+    public mutating func add(
+        _ record: consuming Record, at place: StreamPlace, movesClock: Bool = true
+    ) -> Outcome {
         let timestamp = record.timestamp
-        var reports = advance(to: place.time)
         let key = SessionKey(of: record)
+        var reports = movesClock ? advance(to: place.time) : []
         guard shard.contains(key) else { return .replayed(reports) }
+        if !movesClock { endIfIdle(key, at: place, into: &reports) }
         let endsRows = Life.mayEndRows(record)
         let life: Life
         if let index = lives.index(forKey: key) {
@@ -302,17 +309,30 @@ public struct ReplayEngine {
         reports.append(report)
     }
 
+    /// Ends the life of `key` when a record at `place` comes more than the idle gap after it
+    /// (by the clock at its latest record) though the clock did not move there: the record
+    /// starts a new life.
+    private mutating func endIfIdle(_ key: SessionKey, at place: StreamPlace, into reports: inout [SessionReport]) {
+        guard let index = lives.index(forKey: key), end(of: lives.values[index]) < place.time else { return }
+        let life = lives.remove(at: index).value
+        var report = life.end(.idleGap)
+        report.order = .record(place, key: key)
+        livesEndedByGap += 1
+        reports.append(report)
+    }
+
     /// The life's next deadline: a flush after ``flushDelay`` while outputs wait, its end
-    /// after the idle gap (whichever comes first); never before the clock at its latest record
-    /// (a record that came late is replayed when the clock is past it).
+    /// after the idle gap (whichever comes first), counted from the clock at its latest record:
+    /// its time, or its place's when it came late (one device's clock behind the others' is
+    /// idle by the stream's clock, not its own).
     private func deadline(of life: Life) -> Timestamp {
         let delay = life.pendingCount > 0 ? min(Self.flushDelay, options.idleGap) : options.idleGap
-        return max(Timestamp(milliseconds: life.latest.milliseconds &+ delay), life.clockAtLatest)
+        return Timestamp(milliseconds: life.clockAtLatest.milliseconds &+ delay)
     }
 
     /// When the idle gap ends the life: its deadline with no outputs waiting.
     private func end(of life: Life) -> Timestamp {
-        max(Timestamp(milliseconds: life.latest.milliseconds &+ options.idleGap), life.clockAtLatest)
+        Timestamp(milliseconds: life.clockAtLatest.milliseconds &+ options.idleGap)
     }
 
     /// Puts the life's deadline in the heap when it is earlier than the one there.

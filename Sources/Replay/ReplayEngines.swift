@@ -51,15 +51,17 @@ public struct ReplayEngines {
         engines = (0..<partition.engines).map { _ in ReplayEngine(options: options, shard: shard) }
     }
 
-    /// Adds a record: its engine replays it, the others count it; the reports of all of them,
-    /// in order.
-    public mutating func add(_ record: consuming Record, at place: StreamPlace) -> ReplayEngine.Outcome {
+    /// Adds a record: its engine replays it, the others count it (unless it does not move the
+    /// clock, ``ReplayEngine/add(_:at:movesClock:)``); the reports of all of them, in order.
+    public mutating func add(
+        _ record: consuming Record, at place: StreamPlace, movesClock: Bool = true
+    ) -> ReplayEngine.Outcome {
         let owner = partition.engine(of: SessionKey(of: record))
         var others: [[SessionReport]] = []
-        for index in engines.indices where index != owner {
+        for index in engines.indices where index != owner && movesClock {
             others.append(engines[index].advance(to: place.time))
         }
-        switch engines[owner].add(record, at: place) {
+        switch engines[owner].add(record, at: place, movesClock: movesClock) {
         case .replayed(let reports):
             return .replayed(Self.merged(others + [reports]))
         case .late(let by, let record, let reports):
@@ -73,6 +75,11 @@ public struct ReplayEngines {
         let place = StreamPlace(
             time: record.timestamp, keyDigest: Shard.hash(SessionKey(of: record)), position: position)
         return add(record, at: place)
+    }
+
+    /// Moves every engine's clock to `time`: the flushes and ends it makes due, in order.
+    package mutating func advance(to time: Timestamp) -> [SessionReport] {
+        Self.merged(engines.indices.map { engines[$0].advance(to: time) })
     }
 
     /// Reports of several engines, each in order, merged into one order.

@@ -70,6 +70,16 @@ struct InputReader {
         var secondsLike: RunWarning?
         /// Records whose time a metric server cannot store (the first example).
         var outsideMetricTimes: RunWarning?
+        /// The record furthest behind its input's clock, of those that came late: its key,
+        /// line, and how far behind.
+        var furthestBehind: (key: SessionKey, line: Int)?
+        var furthestBehindBy: Int64 = 0
+        /// Records ahead of every input's clock (``EventTimeMerge/Released/ahead``): the first
+        /// one's key and line, their keys, how many, and how far the furthest is.
+        var firstAhead: (key: SessionKey, line: Int)?
+        var aheadKeys: Set<SessionKey> = []
+        var ahead = 0
+        var aheadBy: Int64 = 0
         var misspelt: RunWarning?
         var misspeltNames: [(name: String, suggestion: String)] = []
     }
@@ -106,6 +116,16 @@ struct InputReader {
     var warningsByInput: [[RunWarning]] {
         inputs.map { input in
             var warnings = [input.secondsLike, input.outsideMetricTimes].compactMap { $0 }
+            if let (key, line) = input.furthestBehind {
+                warnings.append(
+                    .clockBehind(file: input.name, line: line, key: key, by: input.furthestBehindBy, late: input.late))
+            }
+            if let (key, line) = input.firstAhead {
+                warnings.append(
+                    .clockAhead(
+                        file: input.name, line: line, key: key, count: input.ahead, keys: input.aheadKeys.count,
+                        by: input.aheadBy))
+            }
             if var misspelt = input.misspelt, let first = input.misspeltNames.first {
                 misspelt.fix = "did you mean \(first.suggestion)? Actions are case-sensitive"
                 let others = input.misspeltNames.dropFirst().map { "\"\($0.name)\" for \($0.suggestion)" }
@@ -167,8 +187,12 @@ struct InputReader {
 
     /// Hands the records the merge lets out on.
     private mutating func release() {
-        while let (record, place) = merge.nextWithPlace() {
-            emit(.record(record, place))
+        while let out = merge.nextWithPlace() {
+            if out.ahead {
+                if counts.ahead == 0, let end = merge.endTime { emit(.advance(end)) }
+                noteAhead(out.record, at: out.place)
+            }
+            emit(.record(out.record, out.place, movesClock: !out.ahead))
         }
     }
 
@@ -187,7 +211,8 @@ struct InputReader {
             more = try source.next(upTo: limit) { entry in
                 inputs[index].entries += 1
                 take(
-                    entry, timestampWasNumber: decoder.lastTimestampWasNumber, from: index, placeTime: source.placeTime)
+                    entry, timestampWasNumber: decoder.lastTimestampWasNumber, from: index,
+                    given: partition == nil ? nil : Self.givenPlace(of: source))
             }
         } catch {
             note(.file(name: error.file, message: error.message))
@@ -333,14 +358,14 @@ struct InputReader {
     /// ``KeyedBlock``).
     private mutating func take(
         _ entry: consuming LogEntry, timestampWasNumber: Bool, from index: Int,
-        known: (keyDigest: UInt64, misspelling: Misspelling?)? = nil, placeTime: Timestamp? = nil
+        known: (keyDigest: UInt64, misspelling: Misspelling?)? = nil, given: FileClock.GivenPlace? = nil
     ) {
         inputs[index].lines += 1
         switch consume entry {
         case .record(let record, let line):
             let keyDigest = known?.keyDigest ?? EventTimeMerge.keyDigest(of: record)
             guard shard.contains(keyDigest: keyDigest) else {
-                merge.observe(record.timestamp, from: index)
+                merge.observe(record.timestamp, keyDigest: keyDigest, from: index)
                 return
             }
             counts.records += 1
@@ -359,9 +384,14 @@ struct InputReader {
                 noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
             }
             let position = SourcePosition(fileRank: index, line: line)
-            if merge.add(record, at: position, keyDigest: keyDigest, from: index, placeTime: placeTime) == .late {
+            // How far behind its input's clock a late record is, and its key when it is the
+            // furthest so far (worked out before the record moves into the merge).
+            let behind = merge.clock(of: index).map { $0.milliseconds &- record.timestamp.milliseconds } ?? 0
+            let furthest = behind > inputs[index].furthestBehindBy ? SessionKey(of: record) : nil
+            if merge.add(record, at: position, keyDigest: keyDigest, from: index, given: given) == .late {
                 inputs[index].late += 1
                 counts.late += 1
+                if let furthest { noteBehind(furthest, by: behind, line: line, in: index) }
             }
         case .rejected(let rejection):
             guard shard.index == 1 else { return }
@@ -370,6 +400,32 @@ struct InputReader {
             inputs[index].rejected += 1
             note(.line(rejection))
         }
+    }
+
+    /// Where the partition put the record a part file's source delivers last.
+    private static func givenPlace(of source: EntrySource) -> FileClock.GivenPlace {
+        if source.placeIsJump { return .jump }
+        return source.placeTime.map { .late($0) } ?? .inOrder
+    }
+
+    /// Names the record of `key` that came late at `line` of input `index`, `behind` its clock:
+    /// the furthest behind so far.
+    private mutating func noteBehind(_ key: SessionKey, by behind: Int64, line: Int, in index: Int) {
+        inputs[index].furthestBehindBy = behind
+        inputs[index].furthestBehind = (key, line)
+    }
+
+    /// Counts a record ahead of every input's clock, naming the first of its input.
+    private mutating func noteAhead(_ record: borrowing Record, at place: StreamPlace) {
+        let index = place.position.fileRank
+        guard inputs.indices.contains(index) else { return }
+        let key = SessionKey(of: record)
+        let by = place.time.milliseconds &- (merge.endTime?.milliseconds ?? place.time.milliseconds)
+        counts.ahead += 1
+        inputs[index].ahead += 1
+        inputs[index].aheadKeys.insert(key)
+        inputs[index].aheadBy = max(inputs[index].aheadBy, by)
+        if inputs[index].firstAhead == nil { inputs[index].firstAhead = (key, place.position.line) }
     }
 
     private mutating func noteOutsideMetricTimes(_ time: Timestamp, line: Int, in index: Int) {

@@ -95,7 +95,7 @@ package enum Partition {
     /// What splitting one input gave.
     fileprivate struct InputResult: Sendable {
         var lines = 0
-        /// The latest time among its records.
+        /// Its clock at the end (``FileClock``): the latest time its records agree on.
         var clock: Timestamp?
         /// The earliest time among its records.
         var earliest: Timestamp?
@@ -121,6 +121,7 @@ package enum Partition {
         }
         let decoder = RecordDecoder()
         decoder.timestampUnit = timestampUnit ?? .milliseconds
+        var clock = FileClock()
         do {
             let reader = try LineReader(path: path, configuration: InputReader.sourceConfiguration)
             try reader.forEachLine { event in
@@ -130,10 +131,12 @@ package enum Partition {
                     switch decoder.decode(line) {
                     case .record(let record):
                         result.earliest = min(result.earliest ?? record.timestamp, record.timestamp)
-                        let time = EventTimeMerge.place(
-                            of: record.timestamp, clock: &result.clock, maxLateness: maxLateness)
-                        let mark = time == record.timestamp ? PartLine.Mark.inOrder : .late(time)
-                        let shard = Shard.shard(ofKeyDigest: EventTimeMerge.keyDigest(of: record), count: shards)
+                        let keyDigest = EventTimeMerge.keyDigest(of: record)
+                        let (time, isJump) = clock.place(
+                            of: record.timestamp, keyDigest: keyDigest, maxLateness: maxLateness)
+                        let mark =
+                            isJump ? PartLine.Mark.jump : time == record.timestamp ? .inOrder : .late(time)
+                        let shard = Shard.shard(ofKeyDigest: keyDigest, count: shards)
                         writers[shard - 1].append(line: line.number, mark: mark, text: line.bytes)
                     case .rejected:
                         writers[0].append(line: line.number, mark: .inOrder, text: line.bytes)
@@ -147,6 +150,7 @@ package enum Partition {
         } catch {
             result.problem = (LineReader.displayName(for: path), "\(error)")
         }
+        result.clock = clock.time
         return result
     }
 }
@@ -176,6 +180,7 @@ private final class PartWriter {
         case .late(let time):
             buffer.append(UInt8(ascii: ":"))
             buffer.append(contentsOf: String(time.milliseconds).utf8)
+        case .jump: buffer.append(UInt8(ascii: "^"))
         case .tooLong: buffer.append(UInt8(ascii: "!"))
         }
         buffer.append(UInt8(ascii: "\t"))
@@ -264,7 +269,7 @@ package struct PartitionManifest: Codable, Equatable, Sendable, JSONLineFile {
     }
 
     package var format = "avt-replay partition"
-    package var version = 1
+    package var version = 2
     package var shards: Int
     /// `--max-lateness`, in milliseconds, and `--ts-unit`: the places of late records and the
     /// times depend on them, so the shards must replay with the same.
@@ -325,7 +330,7 @@ package struct PartitionManifest: Codable, Equatable, Sendable, JSONLineFile {
             var version: Int
         }
         guard let format = try? JSONDecoder().decode(Format.self, from: data), format.format == "avt-replay partition",
-            format.version == 1
+            format.version == 2
         else {
             throw Refusal(description: "\(path): not a partition of this version")
         }

@@ -36,12 +36,16 @@ struct PartitionedFeed {
     var problems: ProblemLog
 
     /// A batch as one engine gets it: its own records in their order, each with its number in
-    /// the batch, and the time of the batch's last record (at the end of the input, the time
-    /// the input ends).
+    /// the batch and whether it moves the clock, and the time of the batch's last record that
+    /// does (at the end of the input, the time the input ends).
     private struct EngineBatch {
-        var records: [(Record, StreamPlace, Int)?]
+        var records: [DealtRecord?]
         var end: Timestamp?
     }
+
+    /// A record dealt to an engine: its place, its number in the batch, and whether it moves
+    /// the clock (``ReplayFeed/Item/record(_:_:movesClock:)``).
+    private typealias DealtRecord = (record: Record, place: StreamPlace, index: Int, movesClock: Bool)
 
     /// What one engine made of a batch: its reports in order, and the records it refused as
     /// late with their numbers in the batch.
@@ -179,14 +183,14 @@ struct PartitionedFeed {
     ) {
         var count = 0
         var last: Timestamp?
-        var records = Array(repeating: [(Record, StreamPlace, Int)?](), count: inputs.count)
+        var records = Array(repeating: [DealtRecord?](), count: inputs.count)
         var batchProblems = BatchProblems()
         func handOver() {
             batchProblems.records = count
             problems.put(batchProblems)
             batchProblems = BatchProblems()
             for number in inputs.indices {
-                var own: [(Record, StreamPlace, Int)?] = []
+                var own: [DealtRecord?] = []
                 own.reserveCapacity(batchSize / inputs.count + batchSize / 8)
                 swap(&own, &records[number])
                 inputs[number].put(EngineBatch(records: own, end: last))
@@ -195,15 +199,19 @@ struct PartitionedFeed {
         }
         reader.value.run { item in
             switch consume item {
-            case .record(let record, let place):
+            case .record(let record, let place, let movesClock):
                 let engine = partition.engine(ofKeyDigest: place.keyDigest)
-                last = place.time
-                records[engine].append((record, place, count))
+                if movesClock { last = place.time }
+                records[engine].append((record, place, count, movesClock))
                 count += 1
                 if count >= batchSize { handOver() }
             case .problem(let problem):
                 batchProblems.problems.append((count, problem))
                 if batchProblems.problems.count >= problemsPerBatch { handOver() }
+            case .advance(let time):
+                // Every engine's clock goes there at the end of this batch, before the next.
+                last = time
+                handOver()
             }
         }
         // Every engine's clock goes where one run's last record leaves it (a shard's own last
@@ -223,15 +231,15 @@ struct PartitionedFeed {
             var result = EngineResult()
             for own in batch.records.indices {
                 if own + ReplayFeed.prefetchDistance < batch.records.count,
-                    case (let ahead, _, _)? = batch.records[own + ReplayFeed.prefetchDistance],
-                    case let address = ahead.attributesStorageAddress, address != 0
+                    case let next? = batch.records[own + ReplayFeed.prefetchDistance],
+                    case let address = next.record.attributesStorageAddress, address != 0
                 {
                     for line in 0..<ReplayFeed.linesPrefetched {
                         avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
                     }
                 }
-                guard let (record, place, index) = batch.records[own].take() else { continue }
-                switch engine.add(record, at: place) {
+                guard let (record, place, index, movesClock) = batch.records[own].take() else { continue }
+                switch engine.add(record, at: place, movesClock: movesClock) {
                 case .replayed(let due):
                     if !due.isEmpty { result.reports += due }
                 case .late(let by, let record, let due):

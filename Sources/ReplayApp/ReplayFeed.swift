@@ -24,10 +24,14 @@ enum ReplayEnding {
 struct ReplayFeed {
     /// What the reading thread hands over.
     enum Item {
-        /// A record to replay, at its place in the merged stream.
-        case record(Record, StreamPlace)
+        /// A record to replay, at its place in the merged stream; `movesClock` false for one
+        /// ahead of every input's clock (``EventTimeMerge/Released/ahead``).
+        case record(Record, StreamPlace, movesClock: Bool)
         /// A rejected line, or a file that could not be read whole.
         case problem(InputProblem)
+        /// The clock moved to the time the merged stream ends at, before the records ahead of
+        /// every input's clock: the other lives' flushes and ends due by then come out first.
+        case advance(Timestamp)
     }
 
     static let batchSize = 2_048
@@ -88,7 +92,7 @@ struct ReplayFeed {
             // Each item moved out of the batch, not copied.
             for index in batch.indices {
                 if index + Self.prefetchDistance < batch.count,
-                    case .record(let record, _)? = batch[index + Self.prefetchDistance],
+                    case .record(let record, _, _)? = batch[index + Self.prefetchDistance],
                     case let address = record.attributesStorageAddress, address != 0
                 {
                     for line in 0..<Self.linesPrefetched {
@@ -104,9 +108,9 @@ struct ReplayFeed {
     /// Replays a record, or notes a problem.
     private mutating func take(_ item: consuming Item) {
         switch consume item {
-        case .record(let record, let place):
+        case .record(let record, let place, let movesClock):
             problems.counts.replayed += 1
-            switch engine.add(record, at: place) {
+            switch engine.add(record, at: place, movesClock: movesClock) {
             case .replayed(let due):
                 if !due.isEmpty { pipeline.submit(due) }
             case .late(let by, let record, let due):
@@ -115,6 +119,9 @@ struct ReplayFeed {
             }
         case .problem(let problem):
             problems.note(problem)
+        case .advance(let time):
+            let due = engine.advance(to: time)
+            if !due.isEmpty { pipeline.submit(due) }
         }
     }
 

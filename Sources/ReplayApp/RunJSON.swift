@@ -94,7 +94,8 @@ package struct RunJSON {
         Self.append(
             [
                 ("read", counts.records), ("replayed", counts.replayed), ("rejected", counts.rejectedLines),
-                ("late", counts.late), ("lateRejected", counts.lateRejected), ("damagedFiles", counts.damagedFiles),
+                ("late", counts.late), ("lateRejected", counts.lateRejected), ("ahead", counts.ahead),
+                ("damagedFiles", counts.damagedFiles),
             ], to: &json, into: &bytes)
         json.endObject(into: &bytes)
         json.key("rows", into: &bytes)

@@ -22,6 +22,9 @@ package struct RunSummary {
         if counts.late > 0 {
             read += ", \(counts.late) later than --max-lateness (\(counts.lateRejected) of them rejected as late)"
         }
+        if counts.ahead > 0 {
+            read += ", \(counts.ahead) ahead of every input's clock (replayed for their own lives only)"
+        }
         if counts.damagedFiles > 0 {
             read += ", \(count(counts.damagedFiles, "file")) not read to the end"
         }

@@ -1,5 +1,6 @@
 import EventModel
 import Foundation
+import Replay
 import ReportEncoding
 
 /// Input that replayed, but probably not as its logger meant: valid records whose `ts` looks
@@ -20,6 +21,12 @@ package struct RunWarning: Equatable, Sendable {
         /// A `ts` outside the times InfluxDB or Graphite store (``MetricTimeRange``): the
         /// record is replayed, its points left out of the metric files that cannot hold them.
         case tsOutsideMetricTimes
+        /// Records more than the reorder window later than every input's clock once the inputs
+        /// ended: one device's clock ahead of the others' (docs/time.md).
+        case clockAhead
+        /// The record furthest behind its input's clock, of those later than the reorder window:
+        /// a backlog uploaded late, or one device's clock behind the others'.
+        case clockBehind
     }
 
     package var kind: Kind
@@ -49,6 +56,10 @@ package struct RunWarning: Equatable, Sendable {
             subject = "\(example) names the same file; it is read once, as \(file ?? "")"
         case .tsOutsideMetricTimes:
             subject = "\(example) is a time metric servers do not store (\(count) records of this file)"
+        case .clockAhead:
+            subject = "\(example) (\(count) records of this file)"
+        case .clockBehind:
+            subject = "\(example) (the furthest of the \(count) records of this file later than --max-lateness)"
         }
         return "warning: " + (place.isEmpty ? "" : place + ": ") + subject + ": " + fix
     }
@@ -63,6 +74,39 @@ package struct RunWarning: Equatable, Sendable {
             fix: "the records are replayed and their rows written, but their points are left out of \(left) "
                 + "(InfluxDB stores 1677-09-21 to 2262-04-11, Graphite 1970-01-01 to 2106-02-07): check the "
                 + "device's clock")
+    }
+
+    /// Records ahead of every input's clock: the first of `key` at `line`, `count` of them of
+    /// `keys` keys, the furthest `by` milliseconds later than the inputs' latest clock.
+    static func clockAhead(file: String, line: Int, key: SessionKey, count: Int, keys: Int, by: Int64) -> RunWarning {
+        let others = keys > 1 ? " and \(keys - 1) more" : ""
+        return RunWarning(
+            kind: .clockAhead, file: file, count: count, line: line,
+            example: "\(describe(key))\(others) up to \(durationText(by)) ahead of every input",
+            fix: "later than every other record, beyond --max-lateness: replayed for their own "
+                + "\(keys > 1 ? "lives" : "life") only, moving no clock (no other life's idle gap, nor the next night, "
+                + "goes by them): check the device's clock")
+    }
+
+    /// The late record furthest behind its input's clock: of `key` at `line`, `by`
+    /// milliseconds behind; `late` records of the input were later than the window.
+    static func clockBehind(file: String, line: Int, key: SessionKey, by: Int64, late: Int) -> RunWarning {
+        RunWarning(
+            kind: .clockBehind, file: file, count: late, line: line,
+            example: "\(describe(key)) is \(durationText(by)) behind the file's clock",
+            fix: "replayed in its own order at the file's clock less --max-lateness, its life idle by the "
+                + "stream's clock: a backlog uploaded late, or the device's clock")
+    }
+
+    /// An instrument, app or player as a warning names it.
+    static func describe(_ key: SessionKey) -> String {
+        let kind =
+            switch key.system {
+            case .openavt: "instrument"
+            case .vp: "app"
+            case .marconi: "player"
+            }
+        return "\(kind) \"\(key.id)\""
     }
 
     /// A `ts` number before 1973 read as milliseconds; its milliseconds as given.

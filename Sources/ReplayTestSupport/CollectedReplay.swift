@@ -27,8 +27,14 @@ public struct CollectedReplay {
         }
         for input in ranks.indices { merge.end(input) }
         var engines = ReplayEngines(options: options, shard: shard, count: count)
-        while let (record, place) = merge.nextWithPlace() {
-            switch engines.add(record, at: place) {
+        var advanced = false
+        while let out = merge.nextWithPlace() {
+            if out.ahead && !advanced, let end = merge.endTime {
+                // As the command line does: the clock goes to the stream's end before them.
+                reports += engines.advance(to: end)
+                advanced = true
+            }
+            switch engines.add(out.record, at: out.place, movesClock: !out.ahead) {
             case .replayed(let due): reports += due
             case .late(_, _, let due):
                 reports += due

@@ -94,8 +94,9 @@ struct RejectsFileTests {
         let notJSON = "{" + String(repeating: "\"a\":1,", count: 1_000)
         let title = String(repeating: "t", count: 500)
         var text = Self.record(Self.base, "i") + long + "\n" + notJSON + "\n"
-        // i's later record is replayed (another's moves the clock on) before i's late one comes.
+        // i's later record is replayed (two others move the clock on) before i's late one comes.
         text += Self.record(Self.base + 60_000, "i") + Self.record(Self.base + 120_000, "k")
+        text += Self.record(Self.base + 120_000, "m")
         text +=
             #"{"ts":\#(Self.base + 1_000),"instrument":"i","tracker":0,"action":"Ping","attrs":{"title":"\#(title)"}}"#
         text += "\n"

@@ -56,10 +56,11 @@ struct DecodeThreadsTests {
         var reading = Reading()
         reader.run { item in
             switch consume item {
-            case .record(let record, let place):
+            case .record(let record, let place, _):
                 // Worked out by the thread that decoded the record, as the merge would.
                 if place.keyDigest != EventTimeMerge.keyDigest(of: record) { reading.wrongKeyDigests += 1 }
                 reading.items.append(.record(record, place, late: place.time != record.timestamp))
+            case .advance: break
             case .problem(let problem):
                 var text = problem.message
                 if case .line(let rejection) = problem { text += " | " + rejection.excerptText }

@@ -75,10 +75,10 @@ struct EnginePartitionTests {
         }
         for (record, position) in records {
             _ = merge.add(record, at: position, from: position.fileRank)
-            while let (record, place) = merge.nextWithPlace() { add(record, at: place) }
+            while let taken = merge.nextWithPlace() { add(taken.record, at: taken.place) }
         }
         for input in 0..<3 { merge.end(input) }
-        while let (record, place) = merge.nextWithPlace() { add(record, at: place) }
+        while let taken = merge.nextWithPlace() { add(taken.record, at: taken.place) }
         reports += engines.finish()
         return (reports, late)
     }

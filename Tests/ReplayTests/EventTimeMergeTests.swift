@@ -39,9 +39,9 @@ struct EventTimeMergeTests {
                     continue
                 }
             }
-            while let taken = merge.nextWithPlace() { out.append(taken) }
+            while let taken = merge.nextWithPlace() { out.append((taken.record, taken.place)) }
         }
-        while let taken = merge.nextWithPlace() { out.append(taken) }
+        while let taken = merge.nextWithPlace() { out.append((taken.record, taken.place)) }
         #expect(out.count == Self.inputs.joined().count)
         #expect(merge.waiting == 0)
         let orders = out.map(Self.order)
@@ -61,8 +61,8 @@ struct EventTimeMergeTests {
         #expect(merge.add(Self.record(18, "a"), at: SourcePosition(fileRank: 0, line: 4), from: 0) == .inOrder)
         merge.end(0)
         var out: [(Int64, Int64)] = []
-        while let (record, place) = merge.nextWithPlace() {
-            out.append((record.timestamp.milliseconds, place.time.milliseconds))
+        while let taken = merge.nextWithPlace() {
+            out.append((taken.record.timestamp.milliseconds, taken.place.time.milliseconds))
         }
         #expect(out.map(\.0) == [5, 18, 20])
         #expect(out.map(\.1) == [17, 18, 20])
@@ -80,5 +80,99 @@ struct EventTimeMergeTests {
                 50, 100
             ))
         #expect(merge.nextWithPlace()?.place.time.milliseconds == 150)
+    }
+
+    /// Adds `records` (time, instrument) to input `input` in order and returns how each was placed.
+    private static func add(
+        _ records: [(Int64, String)], to merge: inout EventTimeMerge, input: Int = 0, firstLine: Int = 1
+    ) -> [EventTimeMerge.Placement] {
+        records.enumerated().map { offset, entry in
+            merge.add(
+                record(entry.0, entry.1), at: SourcePosition(fileRank: input, line: firstLine + offset), from: input)
+        }
+    }
+
+    /// Everything let out: (time, place's time, ahead).
+    private static func drain(_ merge: inout EventTimeMerge) -> [(Int64, Int64, Bool)] {
+        var out: [(Int64, Int64, Bool)] = []
+        while let taken = merge.nextWithPlace() {
+            out.append((taken.record.timestamp.milliseconds, taken.place.time.milliseconds, taken.ahead))
+        }
+        return out
+    }
+
+    /// One device far ahead in a file of several: its record moves neither the file's clock
+    /// (the records after it are not late) nor, coming out last, the time the merge ends at.
+    @Test func aRecordNoOtherKeyFollowsMovesNoClock() {
+        var merge = EventTimeMerge(inputs: 1, maxLateness: 10)
+        let placed = Self.add([(10, "a"), (11, "b"), (1_000, "x"), (12, "a"), (13, "b")], to: &merge)
+        #expect(placed.allSatisfy { $0 == .inOrder })
+        #expect(merge.clock(of: 0)?.milliseconds == 13)
+        merge.end(0)
+        let out = Self.drain(&merge)
+        #expect(out.map(\.0) == [10, 11, 12, 13, 1_000])
+        #expect(out.map(\.1) == [10, 11, 12, 13, 1_000])
+        #expect(out.map(\.2) == [false, false, false, false, true])
+        #expect(merge.released?.milliseconds == 13)
+        #expect(merge.endTime?.milliseconds == 13)
+    }
+
+    /// A device further ahead does not vouch for one less far ahead: neither moves the clock.
+    @Test func aJumpFurtherStillVouchesForNone() {
+        var merge = EventTimeMerge(inputs: 1, maxLateness: 10)
+        _ = Self.add([(10, "a"), (11, "b"), (1_000, "x"), (2_000, "y"), (12, "a")], to: &merge)
+        #expect(merge.clock(of: 0)?.milliseconds == 12)
+        merge.end(0)
+        #expect(Self.drain(&merge).map(\.2) == [false, false, false, true, true])
+    }
+
+    /// A jump another key follows within the window is the file moving on (after a silence):
+    /// the clock moves to it, and a record more than the window behind it comes late.
+    @Test func aJumpAnotherKeyFollowsMovesTheClock() {
+        var merge = EventTimeMerge(inputs: 1, maxLateness: 10)
+        let placed = Self.add([(10, "a"), (100, "a"), (95, "b"), (80, "c")], to: &merge)
+        #expect(placed == [.inOrder, .inOrder, .inOrder, .late])
+        #expect(merge.clock(of: 0)?.milliseconds == 100)
+        merge.end(0)
+        let out = Self.drain(&merge)
+        #expect(out.map(\.1) == [10, 90, 95, 100])
+        #expect(out.allSatisfy { !$0.2 })
+    }
+
+    /// A file whose first record is far ahead: the next record of another key sets the clock.
+    @Test func aFirstRecordFarAheadIsAJump() {
+        var merge = EventTimeMerge(inputs: 1, maxLateness: 10)
+        let placed = Self.add([(1_000, "x"), (10, "a"), (11, "b"), (12, "a")], to: &merge)
+        #expect(placed.allSatisfy { $0 == .inOrder })
+        #expect(merge.clock(of: 0)?.milliseconds == 12)
+        merge.end(0)
+        #expect(Self.drain(&merge).map(\.2) == [false, false, false, true])
+    }
+
+    /// A file of one device (one file per device) keeps that device's clock: a pause longer
+    /// than the window moves it as in any file, and nothing of it is ahead.
+    @Test func aFileOfOneKeyKeepsItsKeysClock() {
+        var merge = EventTimeMerge(inputs: 2, maxLateness: 10)
+        _ = Self.add([(10, "a"), (500, "a"), (501, "a")], to: &merge, input: 0)
+        _ = Self.add([(10, "b"), (495, "b")], to: &merge, input: 1)
+        #expect(merge.clock(of: 0)?.milliseconds == 501)
+        merge.end(0)
+        merge.end(1)
+        let out = Self.drain(&merge)
+        #expect(out.map(\.0) == [10, 10, 495, 500, 501])
+        #expect(out.allSatisfy { !$0.2 })
+        #expect(merge.released?.milliseconds == 501)
+    }
+
+    /// The partition's marks give a part file's records the places the whole file gives them.
+    @Test func aPartFilesJumpDoesNotMoveItsClock() {
+        var clock = FileClock()
+        #expect(clock.place(of: Timestamp(milliseconds: 10), given: .inOrder, maxLateness: 10).milliseconds == 10)
+        #expect(clock.place(of: Timestamp(milliseconds: 1_000), given: .jump, maxLateness: 10).milliseconds == 1_000)
+        #expect(clock.time?.milliseconds == 10)
+        let late = clock.place(
+            of: Timestamp(milliseconds: 1), given: .late(Timestamp(milliseconds: 5)), maxLateness: 10)
+        #expect(late.milliseconds == 5)
+        #expect(clock.time?.milliseconds == 10)
     }
 }

@@ -212,12 +212,14 @@ def partition_manifest(inputs, shards, partition_options):
     """partition.json of the whole input, from each file's own (in rank order)."""
     manifest = {
         "format": "avt-replay partition",
-        "version": 1,
+        "version": 2,
         "shards": shards,
         "inputs": [],
         "problems": [],
     }
     for rank, own in inputs:
+        # The version of the binary that split the files, which the shards check.
+        manifest["version"] = own["version"]
         manifest["maxLateness"] = own["maxLateness"]
         manifest["timestampUnit"] = own["timestampUnit"]
         manifest["inputs"] += own["inputs"]
