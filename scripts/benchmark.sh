@@ -16,7 +16,10 @@
 #   `pigz -dc FILES > /dev/null`, DuckDB (with as many threads as the cores, as avt-replay) reading the same .jsonl.gz files
 #   with explicit columns and a GROUP BY instrument, and the DuckDB sessionization query an
 #   analyst would write for the playback rows (window functions; the script named by
-#   $BENCH_PEER, ../shared/bench/duckdb_sessions.py by default, when it is there);
+#   $BENCH_PEER, ../shared/bench/duckdb_sessions.py by default, when it is there), the same
+#   query in ClickHouse through chDB (chdb_sessions.py beside it, when it is there), and the
+#   reading floor (floor/floor.cpp beside it, built with g++: ISA-L inflating and simdjson
+#   parsing every line, one thread, nothing else), all with the same threads;
 # - with --baseline BIN, also the avt-replay binary BIN (another build, e.g. the previous
 #   release), full and reading only, and this avt-replay with `--metrics events` (every
 #   event's metrics in metrics.influx and metrics.graphite, the output of builds before
@@ -42,6 +45,8 @@ rounds=3
 one_core=0
 baseline=
 peer=${BENCH_PEER:-../shared/bench/duckdb_sessions.py}
+chdb_peer=$(dirname "$peer")/chdb_sessions.py
+floor_source=$(dirname "$peer")/floor/floor.cpp
 seed=42
 positional=()
 while (($#)); do
@@ -83,6 +88,13 @@ if ! python3 -c 'import duckdb' 2>/dev/null; then
     log "installing duckdb (pip)"
     python3 -m pip install --quiet duckdb >&2
 fi
+if [[ -f $chdb_peer ]] && ! python3 -c 'import chdb' 2>/dev/null; then
+    log "installing chdb (pip)"
+    python3 -m pip install --quiet chdb >&2
+fi
+if [[ -f $floor_source ]]; then
+    command -v g++ >/dev/null || { log "installing g++ (apt-get)"; as_root apt-get install -y -qq g++ >&2; }
+fi
 
 # --- Build --------------------------------------------------------------------------------
 scratch=.build-bench
@@ -94,6 +106,14 @@ log "building avt-loggen (Tools) and avt-replay (${build[*]:2})"
 loggen=$(scripts/loggen.sh release)
 "${build[@]}" --product avt-replay >&2
 bin=$("${build[@]}" --show-bin-path)
+floor=""
+if [[ -f $floor_source ]]; then
+    floor="$scratch/avt-floor"
+    if [[ ! -x $floor || $floor_source -nt $floor ]]; then
+        log "building the reading floor ($floor_source)"
+        g++ -O3 -march=native -std=c++17 "$floor_source" -o "$floor" -lisal -lsimdjson >&2
+    fi
+fi
 
 # --- Corpus -------------------------------------------------------------------------------
 corpus="$scratch/corpus-$records-$files-s$seed"
@@ -174,6 +194,8 @@ run() {
     pigz) timed pigz -dc "${inputs[@]}" >/dev/null ;;
     duckdb) timed python3 "$work/duckdb_query.py" "$threads" "$records" "${inputs[@]}" ;;
     duckdb_sessions) timed python3 "$peer" "$threads" "$corpus/*.jsonl.gz" "$work/sessions.csv" ;;
+    chdb_sessions) timed python3 "$chdb_peer" "$threads" "$corpus/*.jsonl.gz" "$work/sessions-chdb.csv" ;;
+    floor) timed "$floor" "${inputs[@]}" >/dev/null ;;
     avt_replay_t1) rm -rf "$work/out"; timed "$bin/avt-replay" --quiet --threads 1 --out "$work/out" "${inputs[@]}" ;;
     avt_read_t1)
         rm -rf "$work/out"
@@ -195,6 +217,8 @@ run() {
 threads=$(nproc)
 tools=(avt_replay avt_replay_t1 avt_read avt_read_t1 zcat pigz duckdb)
 [[ -f $peer ]] && tools+=(duckdb_sessions)
+[[ -f $chdb_peer ]] && tools+=(chdb_sessions)
+[[ -n $floor ]] && tools+=(floor)
 [[ -n $baseline ]] && tools+=(baseline baseline_read avt_events)
 ((one_core)) && tools+=(avt_replay_1 avt_read_1 zcat_1)
 declare -A label=(
@@ -206,6 +230,8 @@ declare -A label=(
     [pigz]='`pigz -dc > /dev/null`'
     [duckdb]="DuckDB, $threads threads, \`GROUP BY instrument\`"
     [duckdb_sessions]="DuckDB, $threads threads, sessionization query (playback rows)"
+    [chdb_sessions]="chDB (ClickHouse), $threads threads, the same query"
+    [floor]='the reading floor (ISA-L + simdjson, 1 thread)'
     [baseline]="baseline \`$baseline\`"
     [baseline_read]="baseline, reading only (\`--shard 1/1000\`)"
     [avt_events]='`avt-replay --metrics events` (every event'"'"'s metrics, as the baseline writes them)'
@@ -232,10 +258,20 @@ for ((round = 0; round < rounds; round++)); do
     done
 done
 
+# Where avt-replay's CPU goes: one more run (not timed) with each thread's CPU read from /proc
+# by its name: avt-decodeN (inflate, parse, decode), avt-read (the merge, dealing the records),
+# avt-engineN (the replay and the hand-overs), avt-write (encoding and writing the reports),
+# and the process's own thread (merging the engines' reports, noting problems).
+log "one more run of avt-replay, each thread's CPU counted (scripts/thread-cpu.py)"
+rm -rf "$work/out"
+python3 scripts/thread-cpu.py --json "$work/threads.json" -- "$bin/avt-replay" --quiet --out "$work/out" \
+    "${inputs[@]}" >/dev/null
+
 # --- The table ----------------------------------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 memory=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
 versions="$(swift --version 2>/dev/null | head -n 1 | sed 's/ (.*//'); $(gzip --version | head -n 1); $(pigz --version 2>&1); DuckDB $(python3 -c 'import duckdb; print(duckdb.__version__)')"
+[[ -f $chdb_peer ]] && versions+="; chDB $(python3 -c 'import chdb; print(chdb.__version__)')"
 for tool in "${tools[@]}"; do echo "$tool=${label[$tool]}"; done >"$work/labels"
 python3 - "$work/results" "$work/labels" "$records" "$files" "$uncompressed" "$compressed" "$rounds" \
     "$(nproc)" "$cpu" "$memory" "$versions" "$seed" <<'EOF'
@@ -258,7 +294,10 @@ for line in open(results):
 median = {tool: statistics.median(values) for tool, values in times.items()}
 median_cpu = {tool: statistics.median(values) for tool, values in cpu_times.items()}
 duck = median["duckdb"]
-sessions = median.get("duckdb_sessions")
+# The faster of the two queries an analyst would write, and the floor's CPU.
+queries = [median[tool] for tool in ("duckdb_sessions", "chdb_sessions") if tool in median]
+sessions = min(queries) if queries else None
+floor_cpu = median_cpu.get("floor")
 
 print(f"Machine: {cores} cores (`nproc`), {cpu}, {memory}; {versions}.")
 print()
@@ -267,13 +306,33 @@ print(f"Corpus: `avt-loggen --records {records} --seed {seed} --files {files}`, 
       f"{compressed / 1e6:,.1f} MB compressed. Median of {rounds} round{'s' if rounds > 1 else ''} "
       f"(each tool once a round, in rotating order); memory is the largest max RSS.")
 print()
-extra = " time vs the sessionization query |" if sessions else ""
+extra = " time vs the faster sessionization query |" if sessions else ""
+extra += " CPU vs the floor's |" if floor_cpu else ""
 print("| tool | wall time (median) | records/s | MB/s (uncompressed) | CPU time, user + system (median) "
-      "| peak memory (max RSS) | time vs DuckDB |" + extra)
-print("|---|---:|---:|---:|---:|---:|---:|" + ("---:|" if sessions else ""))
+      "| CPU per record | peak memory (max RSS) | time vs DuckDB |" + extra)
+print("|---|---:|---:|---:|---:|---:|---:|---:|" + ("---:|" if sessions else "") + ("---:|" if floor_cpu else ""))
 for tool in order:
     seconds = median[tool]
     ratio = f" {seconds / sessions:.2f}× |" if sessions else ""
+    ratio += f" {median_cpu[tool] / floor_cpu:.2f}× |" if floor_cpu else ""
     print(f"| {names[tool]} | {seconds:.2f} s | {records / seconds:,.0f} | {uncompressed / 1e6 / seconds:,.0f} "
-          f"| {median_cpu[tool]:.2f} s | {rss[tool] / 1024:,.0f} MiB | {seconds / duck:.2f}× |{ratio}")
+          f"| {median_cpu[tool]:.2f} s | {median_cpu[tool] / records * 1e6:.2f} µs | {rss[tool] / 1024:,.0f} MiB "
+          f"| {seconds / duck:.2f}× |{ratio}")
+EOF
+python3 - "$work/threads.json" "$records" <<'EOF'
+import json
+import sys
+
+threads = json.load(open(sys.argv[1]))["threads"]
+records = int(sys.argv[2])
+stage = {"avt-decode": "inflate, parse, decode", "avt-read": "merge, deal", "avt-engine": "replay, hand over",
+         "avt-write": "encode, write"}
+print()
+print("Where the default run's CPU goes (one more run, each thread's CPU by its name):")
+print()
+print("| thread | what it does | threads | CPU | CPU per record |")
+print("|---|---|---:|---:|---:|")
+for name, thread in sorted(threads.items(), key=lambda item: -item[1]["cpu_s"]):
+    print(f"| `{name}` | {stage.get(name, 'merge reports, note problems')} | {thread['count']} "
+          f"| {thread['cpu_s']:.2f} s | {thread['cpu_s'] / records * 1e6:.2f} µs |")
 EOF
