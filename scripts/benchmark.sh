@@ -326,7 +326,7 @@ import sys
 threads = json.load(open(sys.argv[1]))["threads"]
 records = int(sys.argv[2])
 stage = {"avt-decode": "inflate, parse, decode", "avt-read": "merge, deal", "avt-engine": "replay, hand over",
-         "avt-write": "encode, write"}
+         "avt-write": "encode, write", "avt-free": "free the reports written"}
 print()
 print("Where the default run's CPU goes (one more run, each thread's CPU by its name):")
 print()
