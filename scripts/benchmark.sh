@@ -267,6 +267,18 @@ rm -rf "$work/out"
 python3 scripts/thread-cpu.py --json "$work/threads.json" -- "$bin/avt-replay" --quiet --out "$work/out" \
     "${inputs[@]}" >/dev/null
 
+# Allocations per record: jemalloc's own count of allocation requests (`nrequests` of all
+# arenas, printed at exit with MALLOC_CONF=stats_print:true), for the full run and for reading
+# only, divided by the records.
+allocations() {
+    rm -rf "$work/out"
+    MALLOC_CONF=stats_print:true "$bin/avt-replay" --quiet --out "$work/out" "$@" "${inputs[@]}" 2>&1 >/dev/null |
+        awk '$1 == "total:" && !done { print $7; done = 1 }'
+}
+log "two more runs of avt-replay, counting allocations (jemalloc's statistics)"
+allocations_full=$(allocations)
+allocations_read=$(allocations --shard 1/1000)
+
 # --- The table ----------------------------------------------------------------------------
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
 memory=$(awk '/^MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -319,12 +331,13 @@ for tool in order:
           f"| {median_cpu[tool]:.2f} s | {median_cpu[tool] / records * 1e6:.2f} µs | {rss[tool] / 1024:,.0f} MiB "
           f"| {seconds / duck:.2f}× |{ratio}")
 EOF
-python3 - "$work/threads.json" "$records" <<'EOF'
+python3 - "$work/threads.json" "$records" "$allocations_full" "$allocations_read" <<'EOF'
 import json
 import sys
 
 threads = json.load(open(sys.argv[1]))["threads"]
 records = int(sys.argv[2])
+full, reading = (int(value) if value else None for value in sys.argv[3:5])
 stage = {"avt-decode": "inflate, parse, decode", "avt-read": "merge, deal", "avt-engine": "replay, hand over",
          "avt-write": "encode, write", "avt-free": "free the reports written"}
 print()
@@ -335,4 +348,8 @@ print("|---|---|---:|---:|---:|")
 for name, thread in sorted(threads.items(), key=lambda item: -item[1]["cpu_s"]):
     print(f"| `{name}` | {stage.get(name, 'merge reports, note problems')} | {thread['count']} "
           f"| {thread['cpu_s']:.2f} s | {thread['cpu_s'] / records * 1e6:.2f} µs |")
+if full is not None and reading is not None:
+    print()
+    print(f"Allocations (jemalloc's `nrequests`, the whole run): {full / records:.2f} a record for the default run, "
+          f"{reading / records:.2f} for reading only (`--shard 1/1000`).")
 EOF
