@@ -2,8 +2,9 @@
 # The reports of generated days as SHA-256 digests: the bytes a change of the replay core must
 # keep. Replays generated logs (two seeds; hourly, per-host and with pauses: gaps in the
 # devices' traffic) with a matrix of options (the defaults, --trace --trace-rejected,
-# --group-by with --aggregate, each --metrics grain, --hub core, --threads 1, three nights with
-# --state and then --finish, three shards merged, a device whose clock is 13 hours off), and
+# --group-by with --aggregate, each --metrics grain, --hub core, --threads 1, value-proposition
+# middlewares, --since/--until with a short --idle-gap, three nights with --state and then
+# --finish, three shards merged, a device whose clock is 13 hours off), and
 # digests every report file of each (not run.json, which holds the run's duration).
 #
 #   scripts/golden-days.sh [--record] [BIN]
@@ -70,6 +71,9 @@ for seed in 1 2; do
         replay "$base-events" --metrics events "${files[@]}"
         replay "$base-playbacks" --metrics playbacks --hub core "${files[@]}"
         replay "$base-threads1" --threads 1 --trace "${files[@]}"
+        replay "$base-vp" --vp-duration open:complete --vp-middleware metrics=skip-name:debugScreen \
+            --tentacles value-proposition "${files[@]}"
+        replay "$base-window" --since 2025-11-20T06:00:00Z --until 2025-11-21T01:30:00Z --idle-gap 2h "${files[@]}"
         # Three nights of the hourly files, then the series' end.
         if [ "$layout" != "hosts:3" ]; then
             state="$work/$base.state"
