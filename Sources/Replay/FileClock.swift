@@ -11,9 +11,10 @@ import HeapModule
 /// hours). A jump no other key follows is one device's clock ahead of everyone's, and the
 /// input's other records keep their places: they do not come late because of it.
 /// While an input has shown one key only (a file of one device), that key's clock is the
-/// input's: nothing in the input can say it is wrong. When a record of another key comes more
-/// than the window earlier than that clock, the first key's latest record was a jump, and the
-/// clock is the new record's.
+/// input's: nothing in the input can say it is wrong. The clock never goes back (the merge lets
+/// records out by the lowest clock less the window, so that no record still to come is
+/// earlier): a file that begins with one device far ahead has that device's clock, and its
+/// other records come late.
 ///
 /// What a record does to the clock depends only on the records before it in its own input:
 /// so a partition (`avt-replay partition`) works out each line's place as the merge does.
@@ -33,7 +34,7 @@ package struct FileClock: Sendable {
     package mutating func place(
         of timestamp: Timestamp, keyDigest: UInt64, maxLateness: Int64
     ) -> (time: Timestamp, isJump: Bool) {
-        guard let current = time else {
+        guard time != nil else {
             time = timestamp
             setBy = keyDigest
             return (timestamp, false)
@@ -43,17 +44,9 @@ package struct FileClock: Sendable {
                 return (Self.place(of: timestamp, clock: &time, maxLateness: maxLateness), false)
             }
             setBy = nil
-            if timestamp.milliseconds < current.milliseconds &- maxLateness {
-                // Another key, more than the window earlier: the first key was ahead.
-                jumps.insert(Jump(time: current, keyDigest: first))
-                time = timestamp
-                setBy = keyDigest
-                return (timestamp, false)
-            }
         }
         follow(by: timestamp, keyDigest: keyDigest, maxLateness: maxLateness)
-        let clock = time ?? timestamp
-        if timestamp.milliseconds > clock.milliseconds &+ maxLateness {
+        if let clock = time, timestamp.milliseconds > clock.milliseconds &+ maxLateness {
             jumps.insert(Jump(time: timestamp, keyDigest: keyDigest))
             return (timestamp, true)
         }
