@@ -384,10 +384,16 @@ struct InputReader {
                 noteMisspelt(misspelling.action, suggestion: misspelling.suggestion, line: line, in: index)
             }
             let position = SourcePosition(fileRank: index, line: line)
-            // How far behind its input's clock a late record is, and its key when it is the
-            // furthest so far (worked out before the record moves into the merge).
-            let behind = merge.clock(of: index).map { $0.milliseconds &- record.timestamp.milliseconds } ?? 0
-            let furthest = behind > inputs[index].furthestBehindBy ? SessionKey(of: record) : nil
+            // How far behind its input's clock a late record is (a part file's clock is that of
+            // its place plus the window), and its key when it is the furthest so far: worked out
+            // before the record moves into the merge, and only for a record that comes late.
+            let clock: Int64? =
+                if case .late(let place) = given { place.milliseconds &+ merge.maxLateness } else {
+                    merge.clock(of: index)?.milliseconds
+                }
+            let behind = clock.map { $0 &- record.timestamp.milliseconds } ?? 0
+            let furthest =
+                behind > max(merge.maxLateness, inputs[index].furthestBehindBy) ? SessionKey(of: record) : nil
             if merge.add(record, at: position, keyDigest: keyDigest, from: index, given: given) == .late {
                 inputs[index].late += 1
                 counts.late += 1
