@@ -15,6 +15,8 @@ package struct LineBlock: Sendable {
     /// The longest line kept, for the reason a line too long is rejected.
     let maxLineLength: Int
     private(set) var slices: [Slice] = []
+    /// How many line events it holds (the entries its decoding gives).
+    package var lineCount: Int { slices.count }
     /// The lines' bytes, one after the other, then ``LineReader/padding`` zero bytes once the
     /// block is complete, so that every line can be parsed in place.
     private(set) var bytes: [UInt8] = []
@@ -67,8 +69,10 @@ package struct DecodedBlock: Sendable {
 
 extension RecordDecoder {
     /// Decodes a block's lines into their entries, in order: those an ``EntrySource`` would
-    /// have delivered for the same lines.
-    package func decode(_ block: LineBlock) -> DecodedBlock {
+    /// have delivered for the same lines. `inspect` sees each entry as it is made, before it is
+    /// moved into the block (reading it there would copy it: a retain and a release of each
+    /// of its references).
+    package func decode(_ block: LineBlock, inspect: (borrowing LogEntry) -> Void = { _ in }) -> DecodedBlock {
         var entries: [LogEntry?] = []
         entries.reserveCapacity(block.slices.count)
         var timestampWasNumber: [Bool] = []
@@ -81,6 +85,7 @@ extension RecordDecoder {
                     ? LineEvent.tooLong(lineNumber: slice.number, prefix: bytes)
                     : .line(Line(number: slice.number, bytes: bytes, readableCount: buffer.count - slice.start))
                 deliver(event, file: block.file, maxLineLength: block.maxLineLength) { entry in
+                    inspect(entry)
                     entries.append(entry)
                     timestampWasNumber.append(lastTimestampWasNumber)
                 }

@@ -25,7 +25,7 @@ import HeapModule
 /// One device's clock cannot move an input's clock (``FileClock``): a record more than the
 /// window ahead of its input moves it only once another key of the input follows it. A record
 /// still more than the window later than every input's clock when the inputs have ended is
-/// *ahead* (``Released/ahead``): it comes out last, and moves no clock, so neither the time a
+/// *ahead* (``nextWithPlace()``): it comes out last, and moves no clock, so neither the time a
 /// later run goes on from nor, in the engine, the idle gaps of other lives.
 ///
 /// The records wait in a table of slots; the queues and heaps hold only what orders them
@@ -207,15 +207,13 @@ package struct EventTimeMerge {
         if !hasHead[input] { queues[input] = Deque() }
     }
 
-    /// A record let out, with its place, and whether it is ahead of every input's clock.
-    package struct Released {
-        package var record: Record
-        package var place: StreamPlace
-        /// Whether, once every input has ended, it is more than the window later than every
-        /// input's clock (and the clock an earlier run left): one device's clock ahead of the
-        /// others'. It moves no clock; only its own life replays it.
-        package var ahead: Bool
-    }
+    /// A record let out, with its place, and whether it is *ahead*: once every input has
+    /// ended, more than the window later than every input's clock (and the clock an earlier
+    /// run left), one device's clock ahead of the others'. It moves no clock; only its own
+    /// life replays it. A tuple, so that the reader takes the record apart from the rest and
+    /// moves it on (a struct's stored record was copied out, a retain and a release of each
+    /// of its references on the reading thread).
+    package typealias Released = (record: Record, place: StreamPlace, ahead: Bool)
 
     /// The next record in order, with its place, when no record still to come can be earlier.
     package mutating func nextWithPlace() -> Released? {
@@ -259,13 +257,14 @@ package struct EventTimeMerge {
         let ahead = lowWater == nil && aheadAfter.map { entry.order.timestamp > $0 } ?? false
         if !ahead { released = entry.order.timestamp }
         guard let record = take(entry.slot) else { return nil }
-        return Released(
+        return (
             record: record,
             place: StreamPlace(time: entry.order.timestamp, keyDigest: entry.order.key, position: entry.order.position),
-            ahead: ahead)
+            ahead: ahead
+        )
     }
 
-    /// Once every input has ended: the time after which a record is ahead (``Released/ahead``),
+    /// Once every input has ended: the time after which a record is ahead (``Released``),
     /// the latest clock of any input (or the clock an earlier run left) plus the window.
     private var aheadAfter: Timestamp?
     /// The clock an earlier run left (``resume(released:)``).

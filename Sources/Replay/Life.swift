@@ -114,8 +114,11 @@ class Life {
     static func mayEndRows(_ record: borrowing Record) -> Bool {
         switch record {
         case .avt(let record):
-            return record.action == Action.end.name || record.action == Action.stop.name
-                || record.action == Action.next.name
+            // The standard actions' raw values, literals: the static `Action`s are globals
+            // made on first use, each read a call (`swift_once`) on every record.
+            let action = record.action
+            return action == Action.Standard.end.rawValue || action == Action.Standard.stop.rawValue
+                || action == Action.Standard.next.rawValue
         case .vp(let record): return record.action == .complete || record.action == .cancel
         case .app, .marconi: return true
         }

@@ -36,7 +36,7 @@ final class BlockDecoding {
                 while let claim = schedule.claim() {
                     let block = claim.source.blocks.next(upTo: InputReader.blockLines)
                     schedule.didCut(claim.input, isLast: block.isLast)
-                    let keyed = KeyedBlock(decoder.decode(block), spelling: &spelling)
+                    let keyed = KeyedBlock(decoding: block, with: decoder, spelling: &spelling)
                     schedule.didDecode(claim.input, number: claim.number, keyed)
                 }
                 schedule.didExit()
@@ -72,7 +72,7 @@ final class BlockDecoding {
         case .claimed(let source):
             let block = source.blocks.next(upTo: InputReader.blockLines)
             schedule.didCut(input, isLast: block.isLast)
-            return KeyedBlock(decoder.decode(block), spelling: &spelling)
+            return KeyedBlock(decoding: block, with: decoder, spelling: &spelling)
         }
     }
 

@@ -74,7 +74,7 @@ struct InputReader {
         /// line, and how far behind.
         var furthestBehind: (key: SessionKey, line: Int)?
         var furthestBehindBy: Int64 = 0
-        /// Records ahead of every input's clock (``EventTimeMerge/Released/ahead``): the first
+        /// Records ahead of every input's clock (``EventTimeMerge/Released``): the first
         /// one's key and line, their keys, how many, and how far the furthest is.
         var firstAhead: (key: SessionKey, line: Int)?
         var aheadKeys: Set<SessionKey> = []
@@ -187,12 +187,12 @@ struct InputReader {
 
     /// Hands the records the merge lets out on.
     private mutating func release() {
-        while let out = merge.nextWithPlace() {
-            if out.ahead {
+        while let (record, place, ahead) = merge.nextWithPlace() {
+            if ahead {
                 if counts.ahead == 0, let end = merge.endTime { emit(.advance(end)) }
-                noteAhead(out.record, at: out.place)
+                noteAhead(record, at: place)
             }
-            emit(.record(out.record, out.place, movesClock: !out.ahead))
+            emit(.record(record, place, movesClock: !ahead))
         }
     }
 

@@ -72,7 +72,7 @@ package struct RunCounts {
     /// Records later than the reorder window (`--max-lateness`), and those of them rejected.
     var late = 0
     var lateRejected = 0
-    /// Records ahead of every input's clock at the end (``EventTimeMerge/Released/ahead``):
+    /// Records ahead of every input's clock at the end (``EventTimeMerge/Released``):
     /// replayed for their own lives only.
     var ahead = 0
     var playbacks = 0

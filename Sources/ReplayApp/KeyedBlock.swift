@@ -13,22 +13,23 @@ struct KeyedBlock {
     /// The entries whose OpenAVT action looks misspelt, in order.
     let misspelt: [(entry: Int, misspelling: Misspelling)]
 
-    init(_ decoded: consuming DecodedBlock, spelling: inout ActionSpelling) {
+    /// Decodes `block` with `decoder`, each record's digest and misspelling worked out as it is
+    /// made.
+    init(decoding block: LineBlock, with decoder: RecordDecoder, spelling: inout ActionSpelling) {
         var keyDigests: [UInt64] = []
-        keyDigests.reserveCapacity(decoded.entries.count)
+        keyDigests.reserveCapacity(block.lineCount)
         var misspelt: [(entry: Int, misspelling: Misspelling)] = []
-        for index in decoded.entries.indices {
-            switch decoded.entries[index] {
-            case .record(let record, _)?:
-                keyDigests.append(EventTimeMerge.keyDigest(of: record))
+        decoded = decoder.decode(block) { entry in
+            switch entry {
+            case .record(let record, _):
                 if let misspelling = Misspelling(of: record, spelling: &spelling) {
-                    misspelt.append((index, misspelling))
+                    misspelt.append((keyDigests.count, misspelling))
                 }
-            default:
+                keyDigests.append(EventTimeMerge.keyDigest(of: record))
+            case .rejected:
                 keyDigests.append(0)
             }
         }
-        self.decoded = decoded
         self.keyDigests = keyDigests
         self.misspelt = misspelt
     }

@@ -40,6 +40,10 @@ struct PartitionedFeed {
     /// does (at the end of the input, the time the input ends).
     private struct EngineBatch {
         var records: [DealtRecord?]
+        /// Each record's ``Record/attributesStorageAddress``, noted as it was dealt: read from
+        /// the record in the batch, to prefetch, it was copied out (a retain and a release of
+        /// each of its references).
+        var attributeAddresses: [UInt]
         var end: Timestamp?
     }
 
@@ -184,6 +188,7 @@ struct PartitionedFeed {
         var count = 0
         var last: Timestamp?
         var records = Array(repeating: [DealtRecord?](), count: inputs.count)
+        var addresses = Array(repeating: [UInt](), count: inputs.count)
         var batchProblems = BatchProblems()
         func handOver() {
             batchProblems.records = count
@@ -191,9 +196,12 @@ struct PartitionedFeed {
             batchProblems = BatchProblems()
             for number in inputs.indices {
                 var own: [DealtRecord?] = []
+                var ownAddresses: [UInt] = []
                 own.reserveCapacity(batchSize / inputs.count + batchSize / 8)
+                ownAddresses.reserveCapacity(batchSize / inputs.count + batchSize / 8)
                 swap(&own, &records[number])
-                inputs[number].put(EngineBatch(records: own, end: last))
+                swap(&ownAddresses, &addresses[number])
+                inputs[number].put(EngineBatch(records: own, attributeAddresses: ownAddresses, end: last))
             }
             count = 0
         }
@@ -202,6 +210,7 @@ struct PartitionedFeed {
             case .record(let record, let place, let movesClock):
                 let engine = partition.engine(ofKeyDigest: place.keyDigest)
                 if movesClock { last = place.time }
+                addresses[engine].append(record.attributesStorageAddress)
                 records[engine].append((record, place, count, movesClock))
                 count += 1
                 if count >= batchSize { handOver() }
@@ -231,8 +240,7 @@ struct PartitionedFeed {
             var result = EngineResult()
             for own in batch.records.indices {
                 if own + ReplayFeed.prefetchDistance < batch.records.count,
-                    case let next? = batch.records[own + ReplayFeed.prefetchDistance],
-                    case let address = next.record.attributesStorageAddress, address != 0
+                    case let address = batch.attributeAddresses[own + ReplayFeed.prefetchDistance], address != 0
                 {
                     for line in 0..<ReplayFeed.linesPrefetched {
                         avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))

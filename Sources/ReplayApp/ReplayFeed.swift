@@ -25,16 +25,36 @@ struct ReplayFeed {
     /// What the reading thread hands over.
     enum Item {
         /// A record to replay, at its place in the merged stream; `movesClock` false for one
-        /// ahead of every input's clock (``EventTimeMerge/Released/ahead``).
+        /// ahead of every input's clock (``EventTimeMerge/Released``).
         case record(Record, StreamPlace, movesClock: Bool)
         /// A rejected line, or a file that could not be read whole.
         case problem(InputProblem)
         /// The clock moved to the time the merged stream ends at, before the records ahead of
         /// every input's clock: the other lives' flushes and ends due by then come out first.
         case advance(Timestamp)
+
+        /// A record's ``Record/attributesStorageAddress``; 0 for other items.
+        var attributesStorageAddress: UInt {
+            guard case .record(let record, _, _) = self else { return 0 }
+            return record.attributesStorageAddress
+        }
     }
 
     static let batchSize = 2_048
+
+    /// Items handed from the reading thread to the replaying one, with each record's
+    /// ``Record/attributesStorageAddress`` (0 for other items), noted as it was read: read from
+    /// the item in the batch, to prefetch, it was copied out (a retain and a release of each
+    /// of its references).
+    private struct Batch {
+        var items: [Item?] = []
+        var attributeAddresses: [UInt] = []
+
+        init() {
+            items.reserveCapacity(ReplayFeed.batchSize)
+            attributeAddresses.reserveCapacity(ReplayFeed.batchSize)
+        }
+    }
     static let maxBatchesQueued = 4
     static let prefetchDistance = 8
     /// The cache lines of a record's attributes prefetched: most records' whole attributes.
@@ -54,7 +74,7 @@ struct ReplayFeed {
     /// Reads with `reader` on a thread of its own while this thread replays what it hands
     /// over, then ends the replay as `ending` says; returns the reader when it is done.
     mutating func run(_ reader: consuming InputReader, ending: ReplayEnding) -> InputReader {
-        let queue = BoundedQueue<[Item?]>(capacity: Self.maxBatchesQueued)
+        let queue = BoundedQueue<Batch>(capacity: Self.maxBatchesQueued)
         let box = ThreadBox(reader)
         defer {
             // The clock where one run's last record leaves it (a shard's last own record may be earlier).
@@ -68,21 +88,20 @@ struct ReplayFeed {
             }
         }
         Thread.start(named: "avt-read") { [box, queue] in
-            var batch: [Item?] = []
-            batch.reserveCapacity(Self.batchSize)
+            var batch = Batch()
             box.value.run { item in
-                batch.append(item)
-                if batch.count >= Self.batchSize {
+                batch.attributeAddresses.append(item.attributesStorageAddress)
+                batch.items.append(item)
+                if batch.items.count >= Self.batchSize {
                     // Handed over as the only reference: the replaying thread takes the items
                     // out of it in place, which a second reference would make it copy.
-                    var full: [Item?] = []
-                    full.reserveCapacity(Self.batchSize)
+                    var full = Batch()
                     swap(&full, &batch)
                     queue.put(consume full)
                 }
             }
-            if !batch.isEmpty {
-                var last: [Item?] = []
+            if !batch.items.isEmpty {
+                var last = Batch()
                 swap(&last, &batch)
                 queue.put(consume last)
             }
@@ -90,16 +109,15 @@ struct ReplayFeed {
         }
         while var batch = queue.take() {
             // Each item moved out of the batch, not copied.
-            for index in batch.indices {
-                if index + Self.prefetchDistance < batch.count,
-                    case .record(let record, _, _)? = batch[index + Self.prefetchDistance],
-                    case let address = record.attributesStorageAddress, address != 0
+            for index in batch.items.indices {
+                if index + Self.prefetchDistance < batch.items.count,
+                    case let address = batch.attributeAddresses[index + Self.prefetchDistance], address != 0
                 {
                     for line in 0..<Self.linesPrefetched {
                         avt_prefetch(UnsafeRawPointer(bitPattern: address + 64 * line))
                     }
                 }
-                if let item = batch[index].take() { take(item) }
+                if let item = batch.items[index].take() { take(item) }
             }
         }
         return box.value
