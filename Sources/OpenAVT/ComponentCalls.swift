@@ -83,7 +83,8 @@ private final class ConcreteHubCall<Component: Hub>: HubCall {
 
 /// A metricalc's calls (see ``ComponentCalls``).
 class MetricalcCall {
-    func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
+    func appendMetrics(for event: Event, from tracker: TrackerID, in instrument: Instrument, to metrics: inout [Metric])
+    {
         preconditionFailure("a subclass makes the calls")
     }
 }
@@ -93,9 +94,11 @@ private func makeMetricalcCall(_ component: some Metricalc) -> MetricalcCall { C
 private final class ConcreteMetricalcCall<Component: Metricalc>: MetricalcCall {
     let component: Component
     init(_ component: Component) { self.component = component }
-    override func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
+    override func appendMetrics(
+        for event: Event, from tracker: TrackerID, in instrument: Instrument, to metrics: inout [Metric]
+    ) {
         Unmanaged.passUnretained(component)._withUnsafeGuaranteedRef {
-            $0.metrics(for: event, from: tracker, in: instrument)
+            $0.appendMetrics(for: event, from: tracker, in: instrument, to: &metrics)
         }
     }
 }
@@ -148,8 +151,9 @@ extension Unmanaged where Instance == HubCall {
 }
 
 extension Unmanaged where Instance == MetricalcCall {
-    func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
-        _withUnsafeGuaranteedRef { $0.metrics(for: event, from: tracker, in: instrument) }
+    func appendMetrics(for event: Event, from tracker: TrackerID, in instrument: Instrument, to metrics: inout [Metric])
+    {
+        _withUnsafeGuaranteedRef { $0.appendMetrics(for: event, from: tracker, in: instrument, to: &metrics) }
     }
 }
 

@@ -48,6 +48,10 @@ public final class Instrument {
     /// by then the last event is usually gone, so the clocks' times change in place instead of
     /// being copied from under its snapshot.
     private var pendingRestart: (key: AttributeKey, time: Timestamp)?
+    /// The memory of the last accepted event's metrics, kept with a reference of the
+    /// instrument's own: once the caller has let that event's outcome go, the next event's
+    /// metrics are written there, with no allocation (``dropReusableMemory()`` lets it go).
+    private var metricsMemory: [Metric] = []
     var getters = TrackerTable<GetterTable>()
 
     /// Creates an instrument with the given components.
@@ -127,6 +131,12 @@ public final class Instrument {
         }
     }
 
+    /// Lets go the memory kept only to be reused by the next event (its metrics'): an idle
+    /// instrument costs its state alone.
+    package func dropReusableMemory() {
+        metricsMemory = []
+    }
+
     /// Tells every component the job is done: trackers by id (their getters go), hub, metricalc, backend.
     public func shutdown() {
         for trackerID in trackerIDs {
@@ -196,13 +206,19 @@ public final class Instrument {
             }
         }
         guard let backend = calls.backend else { return .notProcessed }
-        var metrics = calls.metricalc?.metrics(for: event, from: trackerID, in: self) ?? []
+        // Taken out of the instrument, so that a component emitting from within gets memory of
+        // its own; shared with the caller again as the outcome goes.
+        var metrics: [Metric] = []
+        swap(&metrics, &metricsMemory)
+        metrics.removeAll(keepingCapacity: true)
+        calls.metricalc?.appendMetrics(for: event, from: trackerID, in: self, to: &metrics)
         for index in metrics.indices {
             metrics[index].timestamp = timestamp
             backend.send(metrics[index])
         }
         backend.send(event)
         pendingRestart = (action.timeAttribute, timestamp)
+        metricsMemory = metrics
         return .accepted(consume event, metrics: metrics)
     }
 

@@ -18,6 +18,14 @@ public final class MetricalcCore: Metricalc {
 
     public func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
         var metrics: [Metric] = []
+        appendMetrics(for: event, from: tracker, in: instrument, to: &metrics)
+        return metrics
+    }
+
+    /// Appends the metrics of ``metrics(for:from:in:)``, in the instrument's memory for them.
+    public func appendMetrics(
+        for event: Event, from tracker: TrackerID, in instrument: Instrument, to metrics: inout [Metric]
+    ) {
         switch event.action.standard {
         case .start:
             if let elapsed = event.integer(Action.mediaRequest.timeAttribute) {
@@ -45,6 +53,5 @@ public final class MetricalcCore: Metricalc {
         if let delta = event.integer(.deltaPlayTime) {
             metrics.append(.playTime(delta))
         }
-        return metrics
     }
 }

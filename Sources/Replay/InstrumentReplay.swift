@@ -97,11 +97,12 @@ struct InstrumentReplay {
     /// The time of the earliest open row's first event.
     var earliestOpenRow: Timestamp? { playbacks.earliestOpenRow }
 
-    /// Forgets what is kept only to be reused (the last points' origin): an idle instrument
-    /// costs its state machines and rows alone.
+    /// Forgets what is kept only to be reused (the last points' origin, the memory of the
+    /// instrument's metrics): an idle instrument costs its state machines and rows alone.
     mutating func dropReusables() {
         lastOrigin = nil
         lastOriginPlaybackID = nil
+        instrument.dropReusableMemory()
     }
 
     /// The origin of a tracker's points during a playback (the InfluxDB tags `instrument` and

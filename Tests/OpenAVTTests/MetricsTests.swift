@@ -32,6 +32,31 @@ struct MetricsTests {
         #expect(backend.popLastMetric() == Metric.playTime(0).at(harness.now))
         #expect(backend.popLastMetric() == Metric.numEnds(1).at(harness.now))
     }
+
+    /// The instrument writes each event's metrics into the memory of the last ones: an
+    /// outcome kept across later events keeps its own metrics.
+    @Test func anOutcomeKeptKeepsItsMetricsThroughLaterEvents() {
+        var harness = InstrumentHarness(hub: HubCore(), withMetricalc: true)
+        guard case .accepted(_, let request) = harness.emit(.mediaRequest) else {
+            Issue.record("MediaRequest was not accepted")
+            return
+        }
+        let requestTime = harness.now
+        harness.emit(.streamLoad)
+        harness.advance(by: 300)
+        guard case .accepted(_, let start) = harness.emit(.start) else {
+            Issue.record("Start was not accepted")
+            return
+        }
+        #expect(request == [Metric.numRequests(1).at(requestTime)])
+        #expect(start == [Metric.startTime(300).at(harness.now), Metric.numPlays(1).at(harness.now)])
+        guard case .accepted(_, let ping) = harness.emit(.ping) else {
+            Issue.record("Ping was not accepted")
+            return
+        }
+        #expect(ping.allSatisfy { $0.name != Metric.numPlays(1).name })
+        #expect(start == [Metric.startTime(300).at(harness.now), Metric.numPlays(1).at(harness.now)])
+    }
 }
 
 extension Metric {
