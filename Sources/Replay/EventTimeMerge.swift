@@ -25,7 +25,7 @@ import HeapModule
 /// One device's clock cannot move an input's clock (``FileClock``): a record more than the
 /// window ahead of its input moves it only once another key of the input follows it. A record
 /// still more than the window later than every input's clock when the inputs have ended is
-/// *ahead* (``nextWithPlace()``): it comes out last, and moves no clock, so neither the time a
+/// *ahead* (``Released``): it comes out last, and moves no clock, so neither the time a
 /// later run goes on from nor, in the engine, the idle gaps of other lives.
 ///
 /// The records wait in a table of slots; the queues and heaps hold only what orders them
