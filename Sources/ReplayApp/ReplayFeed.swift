@@ -41,6 +41,10 @@ struct ReplayFeed {
     }
 
     static let batchSize = 2_048
+    static let maxBatchesQueued = 4
+    static let prefetchDistance = 8
+    /// The cache lines of a record's attributes prefetched: most records' whole attributes.
+    static let linesPrefetched: UInt = 3
 
     /// Items handed from the reading thread to the replaying one, with each record's
     /// ``Record/attributesStorageAddress`` (0 for other items), noted as it was read: read from
@@ -55,10 +59,6 @@ struct ReplayFeed {
             attributeAddresses.reserveCapacity(ReplayFeed.batchSize)
         }
     }
-    static let maxBatchesQueued = 4
-    static let prefetchDistance = 8
-    /// The cache lines of a record's attributes prefetched: most records' whole attributes.
-    static let linesPrefetched: UInt = 3
 
     var engine: ReplayEngine
     let pipeline: ReplayPipeline

@@ -275,6 +275,39 @@ struct InstrumentTests {
         }
     }
 
+    @Test func aMetricalcThatReplacesItselfAndEmitsDuringItsCallLivesUntilTheEmitReturns() {
+        // The metricalc too is called without being retained, into the instrument's memory for
+        // the metrics: one replaced during its call must still be there until the emit ends,
+        // and an emit from within gets memory of its own, so neither event's metrics are lost.
+        let instrument = Instrument(id: "i", hub: HubCore(), backend: RecordingBackend())
+        weak var replaced: ReplacingMetricalc?
+        var innerOutcome: EmitOutcome?
+        do {
+            let metricalc = ReplacingMetricalc()
+            instrument.setMetricalc(metricalc)
+            metricalc.stillThere = { replaced != nil }
+            metricalc.keepInner = { innerOutcome = $0 }
+            replaced = metricalc
+        }
+        instrument.addTracker(StubTracker())
+        instrument.ready()
+        let outer = instrument.emit(.mediaRequest, trackerID: 0, at: 5)
+        guard case .accepted(_, let metrics) = outer else {
+            Issue.record("MediaRequest was not accepted: \(outer)")
+            return
+        }
+        let replacedMetric = Metric(
+            name: "Replaced", kind: .gauge, value: .int(1), timestamp: Timestamp(milliseconds: 5))
+        #expect(metrics == [replacedMetric])
+        #expect(replaced == nil)
+        #expect(instrument.metricalc is MetricalcCore)
+        guard case .accepted(_, let inner)? = innerOutcome else {
+            Issue.record("the emit from within was not accepted")
+            return
+        }
+        #expect(inner == [Metric.numLoads(1).at(Timestamp(milliseconds: 5))])
+    }
+
     @Test func aTrackerWhoseGetterRemovesItDuringTheAdsHubsWalkIsReleasedAfterTheEmit() {
         let instrument = Instrument(id: "i", hub: HubCoreAds(), backend: RecordingBackend())
         instrument.addTracker(StubTracker())
@@ -443,6 +476,21 @@ private final class ReplacingHub: Hub {
         var event = event
         event["replaced"] = .bool(stillThere())
         return event
+    }
+}
+
+/// A metricalc that, for `MediaRequest`, replaces itself with `MetricalcCore` and emits
+/// `StreamLoad` from within, then gives one metric: whether it was still there.
+private final class ReplacingMetricalc: Metricalc {
+    var stillThere: () -> Bool = { false }
+    /// Takes the outcome of the emit from within.
+    var keepInner: (EmitOutcome) -> Void = { _ in }
+
+    func metrics(for event: Event, from tracker: TrackerID, in instrument: Instrument) -> [Metric] {
+        guard event.action == .mediaRequest else { return [] }
+        instrument.setMetricalc(MetricalcCore())
+        keepInner(instrument.emit(.streamLoad, trackerID: tracker, at: event.timestamp))
+        return [Metric(name: "Replaced", kind: .gauge, value: .int(stillThere() ? 1 : 0))]
     }
 }
 
