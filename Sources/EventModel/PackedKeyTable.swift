@@ -15,11 +15,29 @@ enum PackedKeyTable {
     /// The longest name that gets one, in UTF-8 bytes.
     static let maxNameLength = 64
 
+    /// The names numbered first, from 1, in this order, whatever the input: the attributes
+    /// OpenAVT's core hubs stamp on every event they accept, in the order of the slots an event
+    /// keeps them in (OpenAVT's `HubStamp`). So a slot is its name's number less one, found
+    /// with a subtraction rather than a table made at run time (whose global was a call on
+    /// every attribute read), and every stamped attribute has a slot, however many names the
+    /// first records take.
+    package static let reservedNames = [
+        "deltaPlayTime", "countErrors", "countStarts", "accumPauseTime", "accumBufferTime", "accumSeekTime",
+        "countAds", "inPauseBlock", "inSeekBlock", "inBufferBlock", "inPlaybackBlock", "inAdBreakBlock", "inAdBlock",
+        "streamId", "playbackId",
+    ]
+
     private struct State {
         var numbers: [String: UInt32] = [:]
         /// The names by number, from 1.
         var names: [AttributeKey] = []
 
+        /// A table with ``reservedNames`` numbered.
+        init() {
+            for name in PackedKeyTable.reservedNames { add(name, digest: fnv1a(name)) }
+        }
+
+        @discardableResult
         mutating func add(_ name: String, digest: UInt64) -> UInt32 {
             let number = UInt32(names.count + 1)
             numbers[name] = number

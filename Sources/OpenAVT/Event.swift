@@ -120,7 +120,7 @@ public struct Event: Hashable, Sendable {
     /// another type displaced it to the list.
     @inline(__always)
     mutating func stamp(_ stamp: HubStamp, _ value: AttributeValue) {
-        if HubStamp.haveSlots, !stamps.displaced.contains(stamp.rawValue), stamps.store(value, in: stamp.rawValue) {
+        if !stamps.displaced.contains(stamp.rawValue), stamps.store(value, in: stamp.rawValue) {
             return
         }
         self[stamp.key] = value
@@ -129,7 +129,7 @@ public struct Event: Hashable, Sendable {
     /// Stamps the ids of `ids` that are not `nil`, as ``stamp(_:_:)`` would one by one, but
     /// sharing the object when it can.
     mutating func stamp(ids: consuming HubIDs) {
-        guard HubStamp.haveSlots, stamps.canStore(ids: ids) else {
+        guard stamps.canStore(ids: ids) else {
             if let streamID = ids.streamID { stamp(.streamId, .string(streamID)) }
             if let playbackID = ids.playbackID { stamp(.playbackId, .string(playbackID)) }
             return

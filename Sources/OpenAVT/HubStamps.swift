@@ -25,32 +25,17 @@ enum HubStamp: Int, CaseIterable {
         .streamId, .playbackId,
     ]
 
-    /// Each attribute's slot by the number its name has in the packed-attribute names
-    /// (`AttributeKey.packedNumber`, small and never reused), -1 for any other number: a key
-    /// finds its slot with one load.
-    fileprivate static let slotByNumber: [Int8] = {
-        let numbers = keys.map { Int($0.packedNumber) }
-        var table = [Int8](repeating: -1, count: (numbers.max() ?? 0) + 1)
-        for (slot, number) in numbers.enumerated() where number != 0 { table[number] = Int8(slot) }
-        return table
-    }()
-
-    /// Whether every stamped attribute has a slot: only not when the table of packed names was
-    /// full before the first event was stamped (thousands of distinct attribute names in the
-    /// first records read); the events then keep the stamps in their list.
-    static let haveSlots = keys.allSatisfy { $0.packedNumber != 0 }
 }
 
 extension AttributeKey {
     /// The slot an event keeps this attribute in when its value has the slot's type
-    /// (``HubStamp``), or `nil` when the attribute is not one the core hubs stamp.
+    /// (``HubStamp``), or `nil` when the attribute is not one the core hubs stamp: the
+    /// stamped names have the first numbers of the packed names, in slot order
+    /// (`PackedKeyTable.reservedNames`).
     @inline(__always)
     var hubStampSlot: Int? {
-        let table = HubStamp.slotByNumber
-        let number = Int(packedNumber)
-        guard number < table.count else { return nil }
-        let slot = Int(table[number])
-        return slot >= 0 ? slot : nil
+        let slot = Int(packedNumber) &- 1
+        return UInt(bitPattern: slot) < UInt(HubStamp.slots) ? slot : nil
     }
 }
 

@@ -188,9 +188,9 @@ struct BadInputTests {
     }
 
     /// When the first records read take every attribute-name number before the first event is
-    /// stamped, the stamped attributes have no slots (`HubStamp.haveSlots`), and events keep
-    /// them in their list: the playback's row is the same as without those records.
-    @Test func stampsWithoutSlotsGiveTheSameRows() throws {
+    /// stamped, the stamped attributes still have their slots (their names' numbers are
+    /// reserved): the playback's row and trace are the same as without those records.
+    @Test func aFullTableOfNamesGivesTheSameRows() throws {
         let folder = try CommandRunner.makeTemporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let names = (0..<4_200).map {
