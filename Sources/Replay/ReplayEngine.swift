@@ -83,10 +83,25 @@ public struct ReplayEngine {
     public mutating func add(
         _ record: consuming Record, at place: StreamPlace, movesClock: Bool = true
     ) -> Outcome {
+        var reports: [SessionReport] = []
+        if let late = add(record, at: place, movesClock: movesClock, reportingInto: &reports) {
+            return .late(by: late.by, late.record, reports)
+        }
+        return .replayed(reports)
+    }
+
+    /// Adds a record as ``add(_:at:movesClock:)`` does, appending the reports it made due to
+    /// `reports` (a batch's, so that no array is made and copied for each record that makes
+    /// some); gives the record back when it came late, with how many milliseconds.
+    package mutating func add(
+        _ record: consuming Record, at place: StreamPlace, movesClock: Bool,
+        reportingInto reports: inout [SessionReport]
+    ) -> (by: Int64, record: Record)? {
         let timestamp = record.timestamp
         let key = SessionKey(of: record)
-        var reports = movesClock ? advance(to: place.time) : []
-        guard shard.contains(key) else { return .replayed(reports) }
+        let ownReports = reports.count
+        if movesClock { advance(to: place.time, into: &reports) }
+        guard shard.contains(key) else { return nil }
         if !movesClock { endIfIdle(key, at: place, into: &reports) }
         let endsRows = Life.mayEndRows(record)
         let life: Life
@@ -95,7 +110,7 @@ public struct ReplayEngine {
             let latest = life.latest
             if timestamp < latest {
                 lateRecords += 1
-                return .late(by: latest.milliseconds(since: timestamp), record, reports)
+                return (latest.milliseconds(since: timestamp), record)
             }
             // Pending outputs go before a record in a later second, once there are enough.
             if life.pendingCount >= Self.pendingLimit,
@@ -110,9 +125,9 @@ public struct ReplayEngine {
             lives[key] = life
         }
         life.clockAtLatest = place.time
-        if endsRows { handOverFinalRows(of: life, at: place, into: &reports) }
+        if endsRows { handOverFinalRows(of: life, at: place, into: &reports, after: ownReports) }
         schedule(life)
-        return .replayed(reports)
+        return nil
     }
 
     /// Adds a record read at `position`, its place in the stream at its own time (records
@@ -127,8 +142,15 @@ public struct ReplayEngine {
     /// ``ReplayEngines`` with the lives of other keys), or for the end of a batch of them: the
     /// reports are the flushes and ends it made due here, in order.
     package mutating func advance(to time: Timestamp) -> [SessionReport] {
+        var reports: [SessionReport] = []
+        advance(to: time, into: &reports)
+        return reports
+    }
+
+    /// Moves the clock to `time` as ``advance(to:)`` does, appending the reports to `reports`.
+    package mutating func advance(to time: Timestamp, into reports: inout [SessionReport]) {
         if frontier.map({ time > $0 }) ?? true { frontier = time }
-        return dueReports()
+        dueReports(into: &reports)
     }
 
     /// Hands over what every life has pending (its waiting records replayed: trace lines,
@@ -291,12 +313,15 @@ public struct ReplayEngine {
 
     /// Replays a life's waiting records, the one just taken last, and hands over the rows they
     /// made final at this record: in the report of the flush made at this record before it
-    /// (``pendingLimit``), if any, or in one of their own (the trace lines and points stay
+    /// (``pendingLimit``), if any, among the reports after the first `ownReports` (those of
+    /// the records before), or in one of their own (the trace lines and points stay
     /// pending, so that one second of a life's points is not split). So a row comes out at the
     /// record that ended it, whenever the life hands its other outputs over.
-    private func handOverFinalRows(of life: Life, at place: StreamPlace, into reports: inout [SessionReport]) {
+    private func handOverFinalRows(
+        of life: Life, at place: StreamPlace, into reports: inout [SessionReport], after ownReports: Int
+    ) {
         let order = SessionOrder.record(place, key: life.key)
-        if let flush = reports.lastIndex(where: { $0.order == order }) {
+        if let flush = reports[ownReports...].lastIndex(where: { $0.order == order }) {
             life.takeFinalRows(into: &reports[flush])
             return
         }
@@ -344,9 +369,8 @@ public struct ReplayEngine {
     }
 
     /// The flushes and ends the frontier has passed, in deadline order.
-    private mutating func dueReports() -> [SessionReport] {
-        guard let frontier else { return [] }
-        var reports: [SessionReport] = []
+    private mutating func dueReports(into reports: inout [SessionReport]) {
+        guard let frontier else { return }
         while let next = deadlines.min, next.time < frontier {
             deadlines.removeMin()
             guard let index = lives.index(forKey: next.key) else { continue }
@@ -368,7 +392,6 @@ public struct ReplayEngine {
                 reports.append(report)
             }
         }
-        return reports
     }
 }
 

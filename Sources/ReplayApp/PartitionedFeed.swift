@@ -247,18 +247,13 @@ struct PartitionedFeed {
                     }
                 }
                 guard let (record, place, index, movesClock) = batch.records[own].take() else { continue }
-                switch engine.add(record, at: place, movesClock: movesClock) {
-                case .replayed(let due):
-                    if !due.isEmpty { result.reports += due }
-                case .late(let by, let record, let due):
-                    if !due.isEmpty { result.reports += due }
+                if let (by, record) = engine.add(
+                    record, at: place, movesClock: movesClock, reportingInto: &result.reports)
+                {
                     result.late.append((index, ProblemLog.LateRecord(record, by: by, at: place.position)))
                 }
             }
-            if let end = batch.end {
-                let due = engine.advance(to: end)
-                if !due.isEmpty { result.reports += due }
-            }
+            if let end = batch.end { engine.advance(to: end, into: &result.reports) }
             results.put(result)
         }
     }
