@@ -21,7 +21,7 @@ enum PackedKeyTable {
     /// with a subtraction rather than a table made at run time (whose global was a call on
     /// every attribute read), and every stamped attribute has a slot, however many names the
     /// first records take.
-    package static let reservedNames = [
+    static let reservedNames = [
         "deltaPlayTime", "countErrors", "countStarts", "accumPauseTime", "accumBufferTime", "accumSeekTime",
         "countAds", "inPauseBlock", "inSeekBlock", "inBufferBlock", "inPlaybackBlock", "inAdBreakBlock", "inAdBlock",
         "streamId", "playbackId",
@@ -74,4 +74,10 @@ enum PackedKeyTable {
         let names = lock.withLock { state.names }
         return body { names[Int($0) - 1] }
     }
+}
+
+extension AttributeKey {
+    /// The attributes OpenAVT's core hubs stamp on every event, by slot: the keys of
+    /// `PackedKeyTable.reservedNames`, numbered 1, 2, … in this order.
+    package static let hubStamped: [AttributeKey] = PackedKeyTable.reservedNames.map(AttributeKey.init(rawValue:))
 }

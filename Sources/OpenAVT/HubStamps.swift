@@ -18,12 +18,9 @@ enum HubStamp: Int, CaseIterable {
     /// The attribute it stamps.
     var key: AttributeKey { Self.keys[rawValue] }
 
-    /// The attributes, by slot.
-    static let keys: [AttributeKey] = [
-        .deltaPlayTime, .countErrors, .countStarts, .accumPauseTime, .accumBufferTime, .accumSeekTime, .countAds,
-        .inPauseBlock, .inSeekBlock, .inBufferBlock, .inPlaybackBlock, .inAdBreakBlock, .inAdBlock,
-        .streamId, .playbackId,
-    ]
+    /// The attributes, by slot: the names the packed-name table numbers first
+    /// (`AttributeKey.hubStamped`), so that a key's slot is its number less one.
+    static var keys: [AttributeKey] { AttributeKey.hubStamped }
 
 }
 
@@ -31,7 +28,7 @@ extension AttributeKey {
     /// The slot an event keeps this attribute in when its value has the slot's type
     /// (``HubStamp``), or `nil` when the attribute is not one the core hubs stamp: the
     /// stamped names have the first numbers of the packed names, in slot order
-    /// (`PackedKeyTable.reservedNames`).
+    /// (`AttributeKey.hubStamped`).
     @inline(__always)
     var hubStampSlot: Int? {
         let slot = Int(packedNumber) &- 1
