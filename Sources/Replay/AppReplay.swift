@@ -34,39 +34,41 @@ struct AppReplay {
     /// copied it (a retain of each of its strings and packed attributes, which by the time a
     /// session is replayed are out of the cache: 1% of a run's samples).
     mutating func replay(_ record: borrowing Record, into outputs: inout LifeOutputs) {
-        var produced: [SessionOutput]
         switch record {
         case .vp(let action):
             lastRecord = action.timestamp
-            produced = manager.process(action)
+            handle(manager.output(of: action), into: &outputs)
         case .app(let lifecycle):
             lastRecord = lifecycle.timestamp
-            produced = manager.process(lifecycle.event, at: lifecycle.timestamp)
+            var produced = manager.process(lifecycle.event, at: lifecycle.timestamp)
+            // Taken out of the array, first to last, rather than copied out of it.
+            produced.reverse()
+            while let output = produced.popLast() { handle(output, into: &outputs) }
         case .avt, .marconi:
             return
         }
-        // Taken out of the array, first to last, rather than copied out of it.
-        produced.reverse()
-        while let output = produced.popLast() {
-            sessions.record(output)
-            if options.middlewares.isEmpty {
-                // The usual run: each chain's `apply` gave the event back as a copy (a retain
-                // and a release of every reference it holds).
-                if options.includeTrace { outputs.trace.append(.vp(output)) }
-                if case .event(let event) = consume output { addMetrics(for: event, original: event, into: &outputs) }
-                continue
+    }
+
+    /// Records one output of the session manager, and its metrics and trace line.
+    private mutating func handle(_ output: consuming SessionOutput, into outputs: inout LifeOutputs) {
+        sessions.record(output)
+        if options.middlewares.isEmpty {
+            // The usual run: each chain's `apply` gave the event back as a copy (a retain
+            // and a release of every reference it holds).
+            if options.includeTrace { outputs.trace.append(.vp(output)) }
+            if case .event(let event) = consume output { addMetrics(for: event, original: event, into: &outputs) }
+            return
+        }
+        switch output {
+        case .error, .dropped:
+            if options.includeTrace { outputs.trace.append(.vp(output)) }
+        case .event(let event):
+            guard let shared = options.middlewares.all.apply(to: event) else { return }
+            if options.includeTrace, let traced = options.middlewares.trace.apply(to: shared) {
+                outputs.trace.append(.vp(.event(traced)))
             }
-            switch output {
-            case .error, .dropped:
-                if options.includeTrace { outputs.trace.append(.vp(output)) }
-            case .event(let event):
-                guard let shared = options.middlewares.all.apply(to: event) else { continue }
-                if options.includeTrace, let traced = options.middlewares.trace.apply(to: shared) {
-                    outputs.trace.append(.vp(.event(traced)))
-                }
-                if let measured = options.middlewares.metrics.apply(to: shared) {
-                    addMetrics(for: measured, original: event, into: &outputs)
-                }
+            if let measured = options.middlewares.metrics.apply(to: shared) {
+                addMetrics(for: measured, original: event, into: &outputs)
             }
         }
     }

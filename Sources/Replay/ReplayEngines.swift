@@ -83,24 +83,30 @@ public struct ReplayEngines {
     }
 
     /// Reports of several engines, each in order, merged into one order.
-    public static func merged(_ lists: [[SessionReport]]) -> [SessionReport] {
-        let nonEmpty = lists.filter { !$0.isEmpty }
-        if nonEmpty.count <= 1 { return nonEmpty.first ?? [] }
+    public static func merged(_ lists: consuming [[SessionReport]]) -> [SessionReport] {
+        var remaining = lists
+        remaining.removeAll { $0.isEmpty }
+        if remaining.count <= 1 { return remaining.popLast() ?? [] }
         var merged: [SessionReport] = []
-        merged.reserveCapacity(nonEmpty.reduce(0) { $0 + $1.count })
-        var next = Array(repeating: 0, count: nonEmpty.count)
+        merged.reserveCapacity(remaining.reduce(0) { $0 + $1.count })
+        // Each list reversed, so that its first report is its last and is moved out, not
+        // copied (a retain and a release of every reference a report holds).
+        for list in remaining.indices { remaining[list].reverse() }
         while true {
             var best: Int?
-            for list in nonEmpty.indices where next[list] < nonEmpty[list].count {
+            for list in remaining.indices where !remaining[list].isEmpty {
                 if let current = best {
-                    if nonEmpty[list][next[list]].order < nonEmpty[current][next[current]].order { best = list }
+                    if remaining[list][remaining[list].count - 1].order
+                        < remaining[current][remaining[current].count - 1].order
+                    {
+                        best = list
+                    }
                 } else {
                     best = list
                 }
             }
             guard let best else { return merged }
-            merged.append(nonEmpty[best][next[best]])
-            next[best] += 1
+            merged.append(remaining[best].removeLast())
         }
     }
 

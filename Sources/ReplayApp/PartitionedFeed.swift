@@ -103,7 +103,7 @@ struct PartitionedFeed {
                 reports.append(result.reports)
                 late += result.late
             }
-            let merged = ReplayEngines.merged(reports)
+            let merged = ReplayEngines.merged(consume reports)
             if !merged.isEmpty { pipeline.submit(merged) }
             problems.counts.replayed += batch.records
             note(batch.problems, late.sorted { $0.tick < $1.tick })

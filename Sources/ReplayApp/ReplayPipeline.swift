@@ -10,13 +10,16 @@ final class ReplayPipeline: @unchecked Sendable {
     // Confinement: `batch` and `batchOutputs` belong to the main thread; `reports` and `counts`
     // to the writing thread, which hands `counts` back through `written` when it is done.
     private let reports: ReportSet
-    private var batch: [SessionReport] = []
+    /// The lists submitted since the last hand-over, kept as they came: appending their
+    /// reports to one array copied each (a retain and a release of each of its rows' and
+    /// points' references).
+    private var batch: [[SessionReport]] = []
     private var batchOutputs = 0
-    private let queue = BoundedQueue<[SessionReport]>(capacity: ReplayPipeline.maxBatchesQueued)
+    private let queue = BoundedQueue<[[SessionReport]]>(capacity: ReplayPipeline.maxBatchesQueued)
     private let written = BoundedQueue<RunCounts>(capacity: 1)
     /// Batches written, for the freeing thread to destroy, when there is one; then `freed`
     /// says it is done.
-    private let spent: BoundedQueue<[SessionReport]>?
+    private let spent: BoundedQueue<[[SessionReport]]>?
     private let freed = BoundedQueue<Bool>(capacity: 1)
 
     /// Outputs (rows, trace lines, points) handed over together, and batches queued at most.
@@ -41,12 +44,12 @@ final class ReplayPipeline: @unchecked Sendable {
 
     /// Takes reports, in order.
     func submit(_ handed: consuming [SessionReport]) {
-        for report in handed {
+        for index in handed.indices {
             batchOutputs +=
-                report.points.count + report.trace.count + report.playbacks.count + report.vpSessions.count
-                + report.marconiItems.count + 1
-            batch.append(report)
+                handed[index].points.count + handed[index].trace.count + handed[index].playbacks.count
+                + handed[index].vpSessions.count + handed[index].marconiItems.count + 1
         }
+        batch.append(handed)
         if batchOutputs >= Self.batchOutputs { handOver() }
     }
 
@@ -62,7 +65,7 @@ final class ReplayPipeline: @unchecked Sendable {
 
     private func handOver() {
         guard !batch.isEmpty else { return }
-        var handed: [SessionReport] = []
+        var handed: [[SessionReport]] = []
         swap(&handed, &batch)
         batchOutputs = 0
         queue.put(handed)
@@ -71,9 +74,12 @@ final class ReplayPipeline: @unchecked Sendable {
     private func write() {
         var counts = RunCounts()
         while let next = queue.take() {
-            for report in next where reports.includes(report) {
-                counts.count(report)
-                reports.write(report)
+            // Read where they lie: `for report in list` copied each report out.
+            for list in next.indices {
+                for index in next[list].indices where reports.includes(next[list][index]) {
+                    counts.count(next[list][index])
+                    reports.write(next[list][index])
+                }
             }
             spent?.put(next)
         }

@@ -23,6 +23,11 @@ package final class ReportSet {
     private var influxEncoder = InfluxLineEncoder()
     /// The times of the points written to `metrics.influx`, kept so that none is used twice.
     private var influxTimes = InfluxPointTimes()
+    /// A session's rows of one file as they are encoded, kept from session to session: made
+    /// anew, each session's buffer grew (and was reallocated) a few times over (docs/performance.md).
+    private var rows: [UInt8] = []
+    /// The bytes each file got of a session, for `sessions.index`, kept likewise.
+    private var sessionBytes = [Int](repeating: 0, count: SessionFile.allCases.count)
     private let summaryPath: String
     private var summary: KPISummary
     /// The page's KPIs: every playback together, whatever `--group-by` splits `summary.csv` by
@@ -130,17 +135,17 @@ package final class ReportSet {
         valuePropositions.add(report)
         stations.add(report)
         aggregates.add(report)
-        var bytes = [Int](repeating: 0, count: SessionFile.allCases.count)
         for file in SessionFile.allCases {
+            sessionBytes[file.rawValue] = 0
             guard let writer = sessionFiles[file.rawValue] else { continue }
-            bytes[file.rawValue] = append(file, of: report, to: writer)
+            sessionBytes[file.rawValue] = append(file, of: report, to: writer)
         }
-        index?.append(SessionsIndex.encode(SessionsIndex.Entry(order: report.order, bytes: bytes)))
+        index?.append(SessionsIndex.encode(SessionsIndex.Entry(order: report.order, bytes: sessionBytes)))
     }
 
     /// Appends a session's rows, lines or points to one of the files; returns their size in bytes.
     private func append(_ file: SessionFile, of report: SessionReport, to writer: ReportWriter) -> Int {
-        var rows: [UInt8] = []
+        rows.removeAll(keepingCapacity: true)
         switch file {
         case .playbacks:
             if !report.playbacks.isEmpty { PlaybacksReport.appendRows(report.playbacks, into: &rows) }

@@ -55,14 +55,18 @@ public struct SessionManager: Sendable {
 
     /// Applies a value-proposition action.
     public mutating func process(_ record: VPRecord) -> [SessionOutput] {
+        [output(of: record)]
+    }
+
+    /// Applies a value-proposition action, which has one output: its event, or the error that
+    /// it is not allowed. (Without an array for each record, which ``process(_:)`` makes.)
+    public mutating func output(of record: VPRecord) -> SessionOutput {
         guard let index = openIndex(of: record) else {
             guard record.action == .open else {
-                return [
-                    .error(
-                        ValuePropositionError(
-                            timestamp: record.timestamp, app: app, name: record.name,
-                            kind: .initialActionNeedsToBeOpen(action: record.action), sessionID: nil))
-                ]
+                return .error(
+                    ValuePropositionError(
+                        timestamp: record.timestamp, app: app, name: record.name,
+                        kind: .initialActionNeedsToBeOpen(action: record.action), sessionID: nil))
             }
             // Records keep their attributes packed: unpack them once.
             let attributes = record.attributes
@@ -72,16 +76,14 @@ public struct SessionManager: Sendable {
                 OpenSession(
                     key: ValuePropositionKey(name: record.name, attributes: attributes),
                     packedAttributes: record.packedAttributes, session: session))
-            return [.event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
+            return .event(event(for: session, at: record.timestamp, trigger: record.trigger, record.actionAttributes))
         }
         guard let status = open[index].session.status.applying(record.action) else {
-            return [
-                .error(
-                    ValuePropositionError(
-                        timestamp: record.timestamp, app: app, name: record.name,
-                        kind: .prohibitedStatusChange(status: open[index].session.status, action: record.action),
-                        sessionID: open[index].session.id))
-            ]
+            return .error(
+                ValuePropositionError(
+                    timestamp: record.timestamp, app: app, name: record.name,
+                    kind: .prohibitedStatusChange(status: open[index].session.status, action: record.action),
+                    sessionID: open[index].session.id))
         }
         // The session changes where it is, or is moved out when it ends: a copy changed and
         // put back retained and released each of its strings and buffers, and copied its
@@ -95,7 +97,7 @@ public struct SessionManager: Sendable {
             open[index].session.reach(status, at: record.timestamp)
             reached = open[index].session
         }
-        return [.event(event(for: reached, at: record.timestamp, trigger: record.trigger, record.actionAttributes))]
+        return .event(event(for: reached, at: record.timestamp, trigger: record.trigger, record.actionAttributes))
     }
 
     /// Applies an app lifecycle event.

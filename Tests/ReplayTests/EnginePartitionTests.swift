@@ -100,6 +100,23 @@ struct EnginePartitionTests {
     }
 
     /// Each engine holds only the lives of its own keys, and every key's life is in one engine.
+    /// Engines' reports merged by their order, each list's own order kept and a tie going
+    /// to the earlier list (as one engine would have made them); empty lists and a single list
+    /// give what they hold.
+    @Test func reportsOfSeveralEnginesMergeByTheirOrder() {
+        func report(_ id: String, at milliseconds: Int64) -> SessionReport {
+            var report = SessionReport(key: SessionKey(system: .openavt, id: id), closing: nil)
+            report.order = .deadline(Timestamp(milliseconds: milliseconds), key: SessionKey(system: .openavt, id: "k"))
+            return report
+        }
+        let first = [report("a", at: 1), report("b", at: 3), report("c", at: 5)]
+        let second = [report("d", at: 2), report("e", at: 3), report("f", at: 6)]
+        let merged = ReplayEngines.merged([first, [], second])
+        #expect(merged.map(\.key.id) == ["a", "d", "b", "e", "c", "f"])
+        #expect(ReplayEngines.merged([[], second, []]).map(\.key.id) == ["d", "e", "f"])
+        #expect(ReplayEngines.merged([[], []]).isEmpty)
+    }
+
     @Test func anEngineHoldsOnlyTheLivesOfItsShare() {
         var engines = ReplayEngines(count: 4)
         var owners: [SessionKey: Int] = [:]

@@ -82,6 +82,27 @@ struct SessionManagerTests {
         #expect(Self.outcomes(outputs) == expected)
     }
 
+    /// `output(of:)`, which the replay calls, gives what `process(_:)` gives, event or error,
+    /// for every action of a session's life and one not allowed.
+    @Test func anActionsOutputIsWhatProcessGives() {
+        var processing = SessionManager(app: "a1")
+        var single = SessionManager(app: "a1")
+        let actions: [VPAction] = [.start, .open, .start, .pause, .open, .start, .complete, .complete]
+        var outputs: [SessionOutput] = []
+        for (offset, action) in actions.enumerated() {
+            let record = VPRecord(
+                timestamp: Timestamp(milliseconds: Int64(1_000 + offset)), app: "a1", name: "watchVideo",
+                attributes: Self.attributes, action: action)
+            let output = single.output(of: record)
+            #expect(processing.process(record) == [output])
+            outputs.append(output)
+        }
+        let outcomes = Self.outcomes(outputs)
+        #expect(outcomes.first == .error)
+        #expect(outcomes.contains(.event(.completed)))
+        #expect(outcomes.last == .error)
+    }
+
     @Test func eventsCarryWhatTentaclesReports() throws {
         var manager = SessionManager(app: "a1")
         let outputs = Self.run([.open, .start, .pause, .start], manager: &manager)
