@@ -1,3 +1,5 @@
+import EventModel
+
 /// A block of an input's lines, cut by a ``LineBlockSource`` and not decoded yet: their bytes,
 /// copied out of the line buffer, so that any thread can decode them
 /// (``RecordDecoder/decode(_:)``) while the input is read on.
@@ -77,6 +79,9 @@ extension RecordDecoder {
         entries.reserveCapacity(block.slices.count)
         var timestampWasNumber: [Bool] = []
         timestampWasNumber.reserveCapacity(block.slices.count)
+        // The block's OpenAVT attributes in memory of its own, in pieces of 8 KiB.
+        arena = sharesBlockStorage ? PackedAttributesArena(chunkCapacity: 8_192) : nil
+        defer { arena = nil }
         block.bytes.withUnsafeBytes { buffer in
             for slice in block.slices {
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[slice.start..<slice.start + slice.count])

@@ -55,6 +55,15 @@ public final class RecordDecoder {
     /// written without an array's checks.
     private let packingNumbers = UnsafeMutablePointer<UInt32>.allocate(capacity: maxPackedDirectly)
     private var scratch: [UInt8] = []
+    /// Where OpenAVT records' attributes are packed while a block is decoded (``decode(_:inspect:)``):
+    /// a few allocations for the block's records rather than one each. `nil` between blocks,
+    /// where each record's attributes get storage of their own.
+    var arena: PackedAttributesArena?
+    /// Whether a block's OpenAVT attributes share its storage (``arena``). Off for a reader
+    /// that drops most records as soon as they are decoded (another shard's): their storage,
+    /// made on a decoding thread and freed on the reading one, was kept by the allocator, and a
+    /// `--shard 1/1000` run took three times the memory (docs/performance.md).
+    package var sharesBlockStorage = true
 
     /// The unit of a `ts` given as a number (`--ts-unit`).
     public enum TimestampUnit: String, Sendable, CaseIterable {
@@ -168,7 +177,7 @@ public final class RecordDecoder {
                 instrument: try nonEmptyString(raw.pointee.instrument, field: "instrument").get(),
                 tracker: try Self.tracker(raw.pointee.tracker).get(),
                 action: try nonEmptyString(raw.pointee.action, field: "action").get(),
-                packedAttributes: try packed(raw.pointee.attrs, field: "attrs").get())
+                packedAttributes: try packed(raw.pointee.attrs, field: "attrs", sharingBlock: true).get())
         }.map(Record.avt)
     }
 
@@ -372,13 +381,16 @@ public final class RecordDecoder {
     /// The usual object (unique keys, every value a string, number or boolean) is packed
     /// straight from the parser's entries, without a dictionary; any other goes through
     /// ``object(_:field:)``. The parser packs the usual object itself, without listing its
-    /// entries for this first.
-    private func packed(_ raw: csj_object, field: String, allowsNested: Bool = false) -> Result<
-        PackedAttributes, Rejection
-    > {
+    /// entries for this first. With `sharingBlock`, the usual object goes into the block's
+    /// ``arena`` when there is one (OpenAVT records' attributes, which the engine copies as it
+    /// takes the record; value propositions keep theirs with their sessions, so not theirs).
+    private func packed(
+        _ raw: csj_object, field: String, allowsNested: Bool = false, sharingBlock: Bool = false
+    ) -> Result<PackedAttributes, Rejection> {
         if raw.kind == .CSJ_OBJECT, raw.packed_length > 0, let bytes = raw.packed {
-            return .success(
-                PackedAttributes(packedBytes: UnsafeRawBufferPointer(start: bytes, count: raw.packed_length)))
+            let packed = UnsafeRawBufferPointer(start: bytes, count: raw.packed_length)
+            if sharingBlock, let shared = arena?.copy(packed) { return .success(shared) }
+            return .success(PackedAttributes(packedBytes: packed))
         }
         guard raw.kind == .CSJ_OBJECT, let entries = raw.entries, raw.count > 0,
             raw.count <= Self.maxPackedDirectly
@@ -414,7 +426,7 @@ public final class RecordDecoder {
                 isString: entry.value.kind == .CSJ_STRING)
             packingNumbers[index] = number
         }
-        let attributes = PackedAttributes.pack(byteCount: size) { writer in
+        func write(_ writer: inout PackedAttributes.Writer) {
             for index in 0..<raw.count {
                 let entry = entries[index]
                 let number = packingNumbers[index]
@@ -430,7 +442,8 @@ public final class RecordDecoder {
                 }
             }
         }
-        return .success(attributes)
+        if sharingBlock, let shared = arena?.pack(byteCount: size, write) { return .success(shared) }
+        return .success(PackedAttributes.pack(byteCount: size, write))
     }
 
     /// Objects with more entries go through a dictionary: checking their keys are unique pair

@@ -15,8 +15,6 @@ public struct MarconiRecord: Hashable, Sendable {
     public var timestamp: Timestamp
     /// The player instance.
     public var player: String
-    /// What happened.
-    public var event: MarconiEventKind
     /// The stream metadata (`title`, `artist`, `station`, `kind`, ...), with `newMeta`,
     /// `bufferingEnded` and `trackChanged`; `nil` when the record has none (unpacked on every read).
     public var meta: Attributes? {
@@ -25,10 +23,13 @@ public struct MarconiRecord: Hashable, Sendable {
     }
     /// The stream metadata, packed while the record waits for its session to close.
     package var packedMeta: PackedAttributes?
-    /// Seconds into the current item, with `progress`.
-    public var progress: Double?
     /// The error description, with `error`.
     public var error: String?
+    /// Seconds into the current item, with `progress`.
+    public var progress: Double?
+    /// What happened (declared last, with `progress` before it: their bytes share the
+    /// record's last word, so that a record stays within 80 bytes, `RecordSizeTests`).
+    public var event: MarconiEventKind
 
     public init(
         timestamp: Timestamp, player: String, event: MarconiEventKind, meta: Attributes? = nil,

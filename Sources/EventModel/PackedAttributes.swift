@@ -17,8 +17,15 @@
 /// numbered key): most look-ups are of attributes the record does not have (an event asks its
 /// supplied attributes before its time-since clocks, so every time-since attribute a hub reads
 /// is first looked for here), and the bits answer those without walking the entries.
-@usableFromInline package struct PackedAttributes: Hashable, Sendable {
-    @usableFromInline var bytes: [UInt8] = []
+///
+/// The bytes lie in a ``PackedByteStorage``: the value's own, or one it shares with the other
+/// records of its block (``PackedAttributesArena``), from `start` on. Unchecked `Sendable`:
+/// the bytes a value refers to are never written again (``PackedByteStorage``).
+@usableFromInline package struct PackedAttributes: Hashable, @unchecked Sendable {
+    /// `nil` for no attributes.
+    @usableFromInline var storage: PackedByteStorage?
+    @usableFromInline var start: Int32 = 0
+    @usableFromInline var count: Int32 = 0
 
     @usableFromInline enum Kind: UInt8 {
         case string = 0
@@ -34,6 +41,13 @@
 
     /// No attributes.
     package init() {}
+
+    /// The `count` bytes of `storage` from `start` on, written already.
+    init(storage: PackedByteStorage, start: Int, count: Int) {
+        self.storage = storage
+        self.start = Int32(start)
+        self.count = Int32(count)
+    }
 
     /// Packs a dictionary, keys in UTF-8 byte order.
     package init(_ attributes: Attributes) {
@@ -81,32 +95,52 @@
     /// Attributes are equal when their bytes are.
     @inlinable
     package static func == (lhs: PackedAttributes, rhs: PackedAttributes) -> Bool {
-        lhs.bytes == rhs.bytes
+        lhs.withPackedBytes { left in rhs.withPackedBytes { right in sameBytes(left, right) } }
     }
 
     @inlinable
     package func hash(into hasher: inout Hasher) {
-        hasher.combine(bytes)
+        withPackedBytes { hasher.combine(bytes: $0) }
     }
 
     /// Whether there are none.
-    @inlinable package var isEmpty: Bool { bytes.isEmpty }
+    @inlinable package var isEmpty: Bool { count == 0 }
 
-    /// The address of the memory that holds the packed bytes, got without reading that
-    /// memory: for a prefetch hint only, never to read through. An array is one reference to
-    /// its storage, whose header comes just before its elements.
-    @inlinable package var storageAddress: UInt { unsafeBitCast(bytes, to: UInt.self) }
+    /// The address of the packed bytes, got without reading their memory: for a prefetch hint
+    /// only, never to read through; 0 for none.
+    @inlinable package var storageAddress: UInt {
+        UInt(bitPattern: PackedByteStorage.bytes(of: storage)) &+ UInt(start)
+    }
 
     /// Calls `body` with the packed bytes, for storage in the same process (see
     /// ``init(packedBytes:)``).
     @inlinable
     package func withPackedBytes<Result>(_ body: (UnsafeRawBufferPointer) throws -> Result) rethrows -> Result {
-        try bytes.withUnsafeBytes(body)
+        // The address from the reference alone (a bound reference was retained and released on
+        // every read); the value keeps the storage alive through the call.
+        try withExtendedLifetime(self) {
+            try body(
+                UnsafeRawBufferPointer(
+                    start: PackedByteStorage.bytes(of: storage).map { $0 + Int(start) }, count: Int(count)))
+        }
     }
 
-    /// Attributes from bytes ``withPackedBytes(_:)`` gave, in the same process.
+    /// Attributes from bytes ``withPackedBytes(_:)`` gave, in the same process, in storage of
+    /// their own.
     package init(packedBytes: UnsafeRawBufferPointer) {
-        replace(withPackedBytes: packedBytes)
+        guard let source = packedBytes.baseAddress, packedBytes.count > 0 else {
+            self.init()
+            return
+        }
+        let made = PackedByteStorage.make(capacity: packedBytes.count)
+        made.base.copyMemory(from: source, byteCount: packedBytes.count)
+        self.init(storage: made, start: 0, count: packedBytes.count)
+    }
+
+    /// The same attributes in storage of their own: for a value kept long apart from the
+    /// others of the storage it shares (``PackedAttributesArena``).
+    package func keptApart() -> PackedAttributes {
+        withPackedBytes { PackedAttributes(packedBytes: $0) }
     }
 
     /// Makes these the attributes of bytes ``withPackedBytes(_:)`` gave, in the same
@@ -118,12 +152,18 @@
     /// allocate anew. Attributes made from bytes (``init(packedBytes:)``) take memory of their
     /// size.
     package mutating func replace(withPackedBytes packedBytes: UnsafeRawBufferPointer) {
-        // Memory much larger than needed is not kept for every later record (it would be,
-        // when the storage is shared and the array copies it with its capacity).
-        if bytes.capacity >= packedBytes.count && bytes.capacity <= 4 * packedBytes.count + 256 {
-            bytes.replaceSubrange(bytes.indices, with: packedBytes)
+        // Written only as the storage's one reference (``PackedByteStorage``); memory much
+        // larger than needed (a block's) is not kept for every later record.
+        if isKnownUniquelyReferenced(&storage), let storage, storage.byteCapacity >= packedBytes.count,
+            storage.byteCapacity <= 4 * packedBytes.count + 256
+        {
+            if let source = packedBytes.baseAddress, packedBytes.count > 0 {
+                storage.base.copyMemory(from: source, byteCount: packedBytes.count)
+            }
+            start = 0
+            count = Int32(packedBytes.count)
         } else {
-            bytes = [UInt8](packedBytes)
+            self = PackedAttributes(packedBytes: packedBytes)
         }
     }
 
@@ -135,16 +175,18 @@
     package static func pack(byteCount: Int, _ body: (inout Writer) -> Void) -> PackedAttributes {
         guard byteCount > 0 else { return PackedAttributes() }
         let size = headerSize + byteCount
-        // Written in scratch memory (on the stack unless large), then copied into the array:
-        // `[UInt8](unsafeUninitializedCapacity:)` allocates through the standard library's
-        // unspecialised code, which looked the array type's metadata up on every record.
-        return withUnsafeTemporaryAllocation(byteCount: size + Writer.slack, alignment: 8) { scratch in
-            var writer = Writer(buffer: scratch)
-            body(&writer)
-            precondition(writer.offset == size, "packed entries differ from their announced size")
-            writer.buffer.storeBytes(of: writer.numberBits.littleEndian, toByteOffset: 0, as: UInt64.self)
-            return PackedAttributes(packedBytes: UnsafeRawBufferPointer(rebasing: scratch[..<size]))
-        }
+        let made = PackedByteStorage.make(capacity: size + Writer.slack)
+        write(into: UnsafeMutableRawBufferPointer(start: made.base, count: size + Writer.slack), size: size, body)
+        return PackedAttributes(storage: made, start: 0, count: size)
+    }
+
+    /// Writes the header and entries of `size` bytes with `body` at the start of `target`,
+    /// which has ``Writer/slack`` bytes more.
+    static func write(into target: UnsafeMutableRawBufferPointer, size: Int, _ body: (inout Writer) -> Void) {
+        var writer = Writer(buffer: target)
+        body(&writer)
+        precondition(writer.offset == size, "packed entries differ from their announced size")
+        target.storeBytes(of: writer.numberBits.littleEndian, toByteOffset: 0, as: UInt64.self)
     }
 
     /// Writes entries into the storage of ``pack(byteCount:_:)``.
@@ -281,7 +323,7 @@
 
     /// The attributes as a dictionary.
     package func unpacked() -> Attributes {
-        guard !bytes.isEmpty else { return [:] }
+        guard !isEmpty else { return [:] }
         return PackedKeyTable.withKeys { numbered in
             var attributes = Attributes()
             forEachEntry { key, value in
@@ -304,20 +346,16 @@
     /// (`false` says nothing: equal attributes may be packed apart).
     @inline(__always)
     package func sharesBytes(with other: PackedAttributes) -> Bool {
-        bytes.withUnsafeBufferPointer { mine in
-            other.bytes.withUnsafeBufferPointer { theirs in
-                mine.baseAddress == theirs.baseAddress && mine.count == theirs.count
-            }
-        }
+        storage === other.storage && start == other.start && count == other.count
     }
 
     /// The value of one attribute, or `nil` when there is none: a walk over the entries that
     /// compares key numbers (or, for a name without one, bytes where the lengths match),
     /// with no dictionary and no string made but the value's.
     package subscript(key: AttributeKey) -> AttributeValue? {
-        guard !bytes.isEmpty else { return nil }
+        guard !isEmpty else { return nil }
         if key.packedNumber != 0 {
-            let bits = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
+            let bits = withPackedBytes { UInt64(littleEndian: $0.loadUnaligned(as: UInt64.self)) }
             guard bits & Self.numberBit(key.packedNumber) != 0 else { return nil }
             let tag = UInt(key.packedNumber) << 1 | 1
             return value { candidate, _ in candidate == tag }
@@ -331,7 +369,7 @@
 
     /// The value of the first entry whose key tag (and, for a spelt-out name, bytes) `matches`.
     private func value(where matches: (_ tag: UInt, _ name: UnsafeRawBufferPointer) -> Bool) -> AttributeValue? {
-        bytes.withUnsafeBytes { buffer in
+        withPackedBytes { buffer in
             var offset = buffer.isEmpty ? 0 : Self.headerSize
             while offset < buffer.count {
                 let tag = LEB128.read(buffer, at: &offset)
@@ -381,7 +419,7 @@
 
     /// Calls `body` with each entry's key and value, in packing order.
     private func forEachEntry(_ body: (Key, Entry) -> Void) {
-        bytes.withUnsafeBytes { buffer in
+        withPackedBytes { buffer in
             var offset = buffer.isEmpty ? 0 : Self.headerSize
             while offset < buffer.count {
                 let tag = LEB128.read(buffer, at: &offset)
@@ -438,5 +476,56 @@
         let value = buffer.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
         offset += 8
         return UInt64(littleEndian: value)
+    }
+}
+
+/// Two sets of packed attributes in one storage, the first from its start and the second right
+/// after: a value proposition's attributes and action attributes, in 16 bytes rather than 32,
+/// so that a record stays within 80 bytes (`RecordSizeTests`), and one allocation rather than
+/// two. Unchecked `Sendable` as ``PackedAttributes`` is.
+@usableFromInline struct PackedAttributePair: @unchecked Sendable {
+    @usableFromInline var storage: PackedByteStorage?
+    @usableFromInline var firstCount: Int32
+    @usableFromInline var secondCount: Int32
+
+    /// The pair of `first` and `second`, in the storage one of them has when the other is empty
+    /// or lies right after it there, in new storage of both otherwise.
+    init(_ first: PackedAttributes, _ second: PackedAttributes) {
+        firstCount = first.count
+        secondCount = second.count
+        if second.isEmpty, first.start == 0 {
+            storage = first.storage
+        } else if first.isEmpty, second.start == 0 {
+            storage = second.storage
+        } else if first.start == 0, first.storage === second.storage, second.start == first.count {
+            storage = first.storage
+        } else {
+            let made = PackedByteStorage.make(capacity: Int(first.count) + Int(second.count))
+            first.withPackedBytes { bytes in
+                if let source = bytes.baseAddress { made.base.copyMemory(from: source, byteCount: bytes.count) }
+            }
+            second.withPackedBytes { bytes in
+                if let source = bytes.baseAddress {
+                    (made.base + Int(first.count)).copyMemory(from: source, byteCount: bytes.count)
+                }
+            }
+            storage = made
+        }
+    }
+
+    var first: PackedAttributes { PackedAttributes(pairStorage: storage, start: 0, count: firstCount) }
+    var second: PackedAttributes {
+        PackedAttributes(pairStorage: storage, start: firstCount, count: secondCount)
+    }
+}
+
+extension PackedAttributes {
+    /// One of a ``PackedAttributePair``'s: none when `count` is 0.
+    fileprivate init(pairStorage: PackedByteStorage?, start: Int32, count: Int32) {
+        self.init()
+        guard count > 0 else { return }
+        storage = pairStorage
+        self.start = start
+        self.count = count
     }
 }

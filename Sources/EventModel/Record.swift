@@ -104,6 +104,15 @@ public enum Record: Hashable, Sendable {
         return record.packedAttributes.storageAddress
     }
 
+    /// Gives an OpenAVT record's attributes storage of their own, when they share their
+    /// block's (``PackedAttributesArena``): for a record kept long apart from its block, so
+    /// that it does not keep the other records' bytes in memory.
+    package mutating func keepAttributesApart() {
+        guard case .avt(var record) = self else { return }
+        record.packedAttributes = record.packedAttributes.keptApart()
+        self = .avt(record)
+    }
+
     /// When the record happened.
     public var timestamp: Timestamp {
         switch self {

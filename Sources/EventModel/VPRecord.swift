@@ -15,20 +15,30 @@ public struct VPRecord: Hashable, Sendable {
     public var app: String
     /// The value proposition, e.g. `watchingVideo`.
     public var name: String
-    /// The value proposition's attributes, packed while the record waits for its session
-    /// to close (``PackedAttributes``).
-    @usableFromInline package var packedAttributes: PackedAttributes
+    /// What triggered it (`clicked`, `automatically`, ...).
+    public var trigger: String
+    /// Both sets of attributes, packed while the record waits for its session to close
+    /// (``PackedAttributes``), in one storage (``PackedAttributePair``); declared before
+    /// `action`, whose byte then ends the record.
+    @usableFromInline var packedPair: PackedAttributePair
+    /// The status change asked for.
+    public var action: VPAction
+
+    /// The value proposition's attributes, packed.
+    package var packedAttributes: PackedAttributes {
+        get { packedPair.first }
+        set { packedPair = PackedAttributePair(newValue, packedPair.second) }
+    }
     /// The value proposition's attributes; with `name` they identify it (unpacked on every read).
     public var attributes: Attributes {
         get { packedAttributes.unpacked() }
         set { packedAttributes = PackedAttributes(newValue) }
     }
-    /// The status change asked for.
-    public var action: VPAction
-    /// What triggered it (`clicked`, `automatically`, ...).
-    public var trigger: String
     /// Attributes of this status change only, packed.
-    @usableFromInline package var packedActionAttributes: PackedAttributes
+    package var packedActionAttributes: PackedAttributes {
+        get { packedPair.second }
+        set { packedPair = PackedAttributePair(packedPair.first, newValue) }
+    }
     /// Attributes of this status change only (unpacked on every read).
     public var actionAttributes: Attributes {
         get { packedActionAttributes.unpacked() }
@@ -48,7 +58,6 @@ public struct VPRecord: Hashable, Sendable {
     }
 
     /// A record whose attributes are packed already (in any key order: see ``==(_:_:)``).
-    @inlinable
     package init(
         timestamp: Timestamp, app: String, name: String, packedAttributes: PackedAttributes, action: VPAction,
         trigger: String = VPRecord.defaultTrigger, packedActionAttributes: PackedAttributes
@@ -56,10 +65,9 @@ public struct VPRecord: Hashable, Sendable {
         self.timestamp = timestamp
         self.app = app
         self.name = name
-        self.packedAttributes = packedAttributes
-        self.action = action
         self.trigger = trigger
-        self.packedActionAttributes = packedActionAttributes
+        packedPair = PackedAttributePair(packedAttributes, packedActionAttributes)
+        self.action = action
     }
 
     /// Records are equal when their fields and attributes are, however the attributes were packed.

@@ -135,6 +135,8 @@ package struct EventTimeMerge {
         let order = Order(timestamp: time, key: keyDigest, position: position)
         // Moved into its slot, not copied (a retain and a release of each of its references).
         var stored: Record? = consume record
+        // A jump may wait until the inputs end: not with its block's memory.
+        if isJump { stored?.keepAttributesApart() }
         let slot: Int32
         if let free = freeSlots.popLast() {
             slot = free

@@ -23,8 +23,10 @@ final class BlockDecoding {
     private let maxDecoded: Int
     private let schedule: BlockSchedule
 
-    /// Starts `threads` workers, whose decoders read a `ts` number in `timestampUnit`.
-    init(threads: Int, timestampUnit: RecordDecoder.TimestampUnit) {
+    /// Starts `threads` workers, whose decoders read a `ts` number in `timestampUnit`, their
+    /// blocks' attributes in shared storage when `sharesBlockStorage`
+    /// (``RecordDecoder/sharesBlockStorage``).
+    init(threads: Int, timestampUnit: RecordDecoder.TimestampUnit, sharesBlockStorage: Bool = true) {
         readAhead = 2 * threads
         maxDecoded = 4 * threads + 4
         schedule = BlockSchedule(maxDecoded: maxDecoded, workers: threads)
@@ -32,6 +34,7 @@ final class BlockDecoding {
             Thread.start(named: "avt-decode\(number)") { [schedule] in
                 let decoder = RecordDecoder()
                 decoder.timestampUnit = timestampUnit
+                decoder.sharesBlockStorage = sharesBlockStorage
                 var spelling = ActionSpelling()
                 while let claim = schedule.claim() {
                     let block = claim.source.blocks.next(upTo: InputReader.blockLines)

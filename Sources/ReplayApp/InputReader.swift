@@ -159,8 +159,12 @@ struct InputReader {
     /// the problems.
     mutating func run(_ emit: @escaping (consuming ReplayFeed.Item) -> Void) {
         self.emit = emit
+        // A shard drops most records as soon as they are decoded: not with shared storage.
+        decoder.sharesBlockStorage = shard == .all
         if decodeThreads > 1 {
-            decoding = BlockDecoding(threads: decodeThreads, timestampUnit: decoder.timestampUnit)
+            decoding = BlockDecoding(
+                threads: decodeThreads, timestampUnit: decoder.timestampUnit,
+                sharesBlockStorage: decoder.sharesBlockStorage)
         }
         defer {
             self.emit = { _ in }
@@ -192,7 +196,9 @@ struct InputReader {
                 if counts.ahead == 0, let end = merge.endTime { emit(.advance(end)) }
                 noteAhead(record, at: place)
             }
-            emit(.record(record, place, movesClock: !ahead))
+            // Moved into the item (without `consume`, the record was copied: a retain and a
+            // release of each of its references).
+            emit(.record(consume record, place, movesClock: !ahead))
         }
     }
 
@@ -394,7 +400,7 @@ struct InputReader {
             let behind = clock.map { $0 &- record.timestamp.milliseconds } ?? 0
             let furthest =
                 behind > max(merge.maxLateness, inputs[index].furthestBehindBy) ? SessionKey(of: record) : nil
-            if merge.add(record, at: position, keyDigest: keyDigest, from: index, given: given) == .late {
+            if merge.add(consume record, at: position, keyDigest: keyDigest, from: index, given: given) == .late {
                 inputs[index].late += 1
                 counts.late += 1
                 if let furthest { noteBehind(furthest, by: behind, line: line, in: index) }

@@ -211,7 +211,7 @@ struct PartitionedFeed {
                 let engine = partition.engine(ofKeyDigest: place.keyDigest)
                 if movesClock { last = place.time }
                 addresses[engine].append(record.attributesStorageAddress)
-                records[engine].append((record, place, count, movesClock))
+                records[engine].append((consume record, place, count, movesClock))
                 count += 1
                 if count >= batchSize { handOver() }
             case .problem(let problem):
@@ -248,7 +248,7 @@ struct PartitionedFeed {
                 }
                 guard let (record, place, index, movesClock) = batch.records[own].take() else { continue }
                 if let (by, record) = engine.add(
-                    record, at: place, movesClock: movesClock, reportingInto: &result.reports)
+                    consume record, at: place, movesClock: movesClock, reportingInto: &result.reports)
                 {
                     result.late.append((index, ProblemLog.LateRecord(record, by: by, at: place.position)))
                 }

@@ -91,7 +91,7 @@ struct ReplayFeed {
             var batch = Batch()
             box.value.run { item in
                 batch.attributeAddresses.append(item.attributesStorageAddress)
-                batch.items.append(item)
+                batch.items.append(consume item)
                 if batch.items.count >= Self.batchSize {
                     // Handed over as the only reference: the replaying thread takes the items
                     // out of it in place, which a second reference would make it copy.
@@ -128,7 +128,7 @@ struct ReplayFeed {
         switch consume item {
         case .record(let record, let place, let movesClock):
             problems.counts.replayed += 1
-            switch engine.add(record, at: place, movesClock: movesClock) {
+            switch engine.add(consume record, at: place, movesClock: movesClock) {
             case .replayed(let due):
                 if !due.isEmpty { pipeline.submit(due) }
             case .late(let by, let record, let due):

@@ -1,3 +1,4 @@
+import EventModel
 import Foundation
 import Testing
 
@@ -66,5 +67,63 @@ import Testing
         }
         #expect(flags == [true, false, true])
         #expect(block.isLast)
+    }
+
+    /// A block's OpenAVT records have their attributes packed one after the other in storage
+    /// they share (one allocation for the block); a value proposition's, which its session
+    /// keeps, and a line decoded alone have storage of their own.
+    @Test func aBlocksOpenAVTAttributesShareItsStorage() throws {
+        let directory = try TemporaryDirectory()
+        let lines = """
+            {"ts":1,"instrument":"i","tracker":0,"action":"Start","attrs":{"a":1,"b":"x"}}
+            {"ts":2,"instrument":"i","tracker":0,"action":"Stop","attrs":{"a":2}}
+            {"ts":3,"type":"vp","app":"p","name":"n","action":"open","attrs":{"a":3}}
+            """
+        let path = try directory.write(lines, to: "arena.jsonl")
+        let source = try LineBlockSource(path: path, configuration: LineReaderConfiguration())
+        let block = RecordDecoder().decode(source.next(upTo: 10))
+        let packed = Self.packedAttributes(of: block)
+        try #require(packed.count == 3)
+        #expect(packed[0].unpacked() == ["a": 1, "b": "x"])
+        #expect(packed[1].unpacked() == ["a": 2])
+        #expect(packed[1].storageAddress == packed[0].storageAddress + UInt(packed[0].withPackedBytes(\.count)))
+        #expect(packed[2].unpacked() == ["a": 3])
+        #expect(packed[2].storageAddress != packed[1].storageAddress + UInt(packed[1].withPackedBytes(\.count)))
+        let alone = RecordDecoder().decode(String(lines.split(separator: "\n")[1]))
+        guard case .record(.avt(let record)) = alone else {
+            Issue.record("not decoded: \(alone)")
+            return
+        }
+        #expect(record.packedAttributes == packed[1])
+        #expect(!record.packedAttributes.sharesBytes(with: packed[1]))
+    }
+
+    /// A decoder whose blocks do not share storage (a shard's reader, which drops most records
+    /// at once) packs each record's attributes apart.
+    @Test func aDecoderMayPackEachRecordApart() throws {
+        let directory = try TemporaryDirectory()
+        let path = try directory.write(
+            """
+            {"ts":1,"instrument":"i","tracker":0,"action":"Start","attrs":{"a":1}}
+            {"ts":2,"instrument":"i","tracker":0,"action":"Stop","attrs":{"a":2}}
+            """, to: "apart.jsonl")
+        let source = try LineBlockSource(path: path, configuration: LineReaderConfiguration())
+        let decoder = RecordDecoder()
+        decoder.sharesBlockStorage = false
+        let packed = Self.packedAttributes(of: decoder.decode(source.next(upTo: 10)))
+        try #require(packed.count == 2)
+        #expect(packed[1].unpacked() == ["a": 2])
+        #expect(packed[1].storageAddress != packed[0].storageAddress + UInt(packed[0].withPackedBytes(\.count)))
+    }
+
+    /// The packed attributes of a block's OpenAVT and value-proposition records, in order.
+    private static func packedAttributes(of block: DecodedBlock) -> [PackedAttributes] {
+        block.entries.compactMap { entry -> PackedAttributes? in
+            switch entry {
+            case .record(.avt(let record), _): record.packedAttributes
+            case .record(.vp(let record), _): record.packedAttributes
+            default: nil
+            }
+        }
     }
 }

@@ -103,8 +103,110 @@ struct RecordSizeTests {
     /// size measured, and attributes are packed.
     @Test func recordsStaySmall() {
         #expect(MemoryLayout<Record>.stride <= 80)
-        #expect(MemoryLayout<AVTRecord>.stride <= 56)
-        #expect(MemoryLayout<PackedAttributes>.stride == 8)
+        #expect(MemoryLayout<AVTRecord>.stride <= 64)
+        #expect(MemoryLayout<VPRecord>.stride <= 80)
+        #expect(MemoryLayout<MarconiRecord>.stride <= 80)
+        #expect(MemoryLayout<PackedAttributes>.stride == 16)
+    }
+
+    /// A value proposition keeps both its sets of attributes in one storage, and each reads
+    /// and changes on its own.
+    @Test func aValuePropositionsAttributesShareOneStorage() {
+        var record = VPRecord(
+            timestamp: 1, app: "a", name: "n", attributes: ["section": "movies", "n": 1], action: .open,
+            actionAttributes: ["reason": "x"])
+        #expect(record.attributes == ["section": "movies", "n": 1])
+        #expect(record.actionAttributes == ["reason": "x"])
+        #expect(
+            record.packedActionAttributes.storageAddress
+                == record.packedAttributes.storageAddress + UInt(record.packedAttributes.withPackedBytes(\.count)))
+        record.actionAttributes = [:]
+        #expect(record.actionAttributes == [:])
+        #expect(record.attributes == ["section": "movies", "n": 1])
+        record.attributes = [:]
+        record.actionAttributes = ["reason": "y"]
+        #expect(record.attributes == [:])
+        #expect(record.packedAttributes.isEmpty)
+        #expect(record.actionAttributes == ["reason": "y"])
+        #expect(record == VPRecord(timestamp: 1, app: "a", name: "n", action: .open, actionAttributes: ["reason": "y"]))
+    }
+}
+
+/// Attributes packed into a block's shared storage (`PackedAttributesArena`).
+struct PackedAttributesArenaTests {
+    private let first: Attributes = ["title": "Épisode 42", "bitrate": 2_500_000, "ratio": 0.5, "isLive": true]
+    private let second: Attributes = ["position": 12_000, "negative": -7]
+
+    /// Values of one arena lie one after the other in one storage, and read as values packed
+    /// apart do.
+    @Test func valuesShareOneStorageAndReadTheSame() {
+        var arena = PackedAttributesArena(chunkCapacity: 4_096)
+        let one = PackedAttributes(first).withPackedBytes { arena.copy($0) }
+        let two = PackedAttributes(second).withPackedBytes { arena.copy($0) }
+        #expect(one == PackedAttributes(first))
+        #expect(two == PackedAttributes(second))
+        #expect(one.unpacked() == first)
+        #expect(two["position"] == 12_000)
+        #expect(two.storageAddress == one.storageAddress + UInt(one.withPackedBytes(\.count)))
+        #expect(!one.sharesBytes(with: two))
+        #expect(arena.copy(UnsafeRawBufferPointer(start: nil, count: 0)).isEmpty)
+    }
+
+    /// Packing entries into the arena gives the bytes packing them apart gives, integers stored
+    /// whole past the entries included (the next value's bytes are written after).
+    @Test func packingIntoTheArenaIsPackingApart() {
+        var arena = PackedAttributesArena(chunkCapacity: 256)
+        let sizes = [Int64(1), 1 << 40]
+        let size = { (value: Int64) in
+            PackedAttributes.packedSize(
+                keyNumber: number("value"), nameBytes: 5, valueBytes: PackedAttributes.byteCount(of: value),
+                isString: false)
+        }
+        let packed = sizes.map { value in
+            arena.pack(byteCount: size(value)) { writer in
+                Array("value".utf8).withUnsafeBytes { writer.append(keyNumber: number("value"), name: $0, int: value) }
+            }
+        }
+        for (value, attributes) in zip(sizes, packed) {
+            #expect(attributes == PackedAttributes(["value": .int(value)]))
+        }
+        #expect(arena.pack(byteCount: 0) { _ in }.isEmpty)
+    }
+
+    /// A value too large for the room left goes into new storage; the values before keep theirs.
+    @Test func aFullStorageIsFollowedByAnother() {
+        var arena = PackedAttributesArena(chunkCapacity: 256)
+        let long: Attributes = ["long": .string(String(repeating: "x", count: 200))]
+        let values = (0..<3).map { _ in PackedAttributes(long).withPackedBytes { arena.copy($0) } }
+        let larger: Attributes = ["long": .string(String(repeating: "y", count: 1_000))]
+        let large = PackedAttributes(larger).withPackedBytes { arena.copy($0) }
+        for value in values { #expect(value.unpacked() == long) }
+        #expect(large.unpacked() == larger)
+        #expect(values[1].storageAddress != values[0].storageAddress + UInt(values[0].withPackedBytes(\.count)))
+    }
+
+    /// A value kept apart has storage of its own, and a value given new bytes never writes
+    /// over the storage it shares.
+    @Test func valuesLeaveTheSharedBytesAlone() {
+        var arena = PackedAttributesArena(chunkCapacity: 4_096)
+        var one = PackedAttributes(first).withPackedBytes { arena.copy($0) }
+        let two = PackedAttributes(second).withPackedBytes { arena.copy($0) }
+        let apart = two.keptApart()
+        #expect(apart == two)
+        #expect(apart.storageAddress != two.storageAddress)
+        PackedAttributes(["a": 1]).withPackedBytes { one.replace(withPackedBytes: $0) }
+        #expect(one.unpacked() == ["a": 1])
+        #expect(two.unpacked() == second)
+        var record = Record.avt(
+            AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "Start", packedAttributes: two))
+        record.keepAttributesApart()
+        #expect(record.attributesStorageAddress != two.storageAddress)
+        #expect(
+            record == .avt(AVTRecord(timestamp: 1, instrument: "i", tracker: 0, action: "Start", attributes: second)))
+    }
+
+    private func number(_ name: String) -> UInt32 {
+        Array(name.utf8).withUnsafeBytes { PackedAttributes.keyNumber(ofName: $0) }
     }
 }
 
@@ -157,13 +259,12 @@ struct PackedAttributesTests {
         #expect(PackedAttributes(packedBytes: UnsafeRawBufferPointer(start: nil, count: 0)).isEmpty)
     }
 
-    /// The storage address a prefetch is given lies just before the packed bytes, where the
-    /// array's header is: within a cache line or two of them, never after them.
-    @Test func theStorageAddressIsJustBeforeTheBytes() throws {
+    /// The storage address a prefetch is given is that of the packed bytes, 0 for none.
+    @Test func theStorageAddressIsThatOfTheBytes() throws {
         let packed = PackedAttributes(sample)
         let bytes = try #require(packed.withPackedBytes { $0.baseAddress.map { UInt(bitPattern: $0) } })
-        #expect(packed.storageAddress < bytes)
-        #expect(bytes - packed.storageAddress <= 64)
+        #expect(packed.storageAddress == bytes)
+        #expect(PackedAttributes().storageAddress == 0)
         #expect(
             Record.avt(
                 AVTRecord(
@@ -232,6 +333,17 @@ struct PackedAttributesTests {
             let tagSize = number("value") < 64 ? 1 : 2
             #expect(PackedAttributes(alone).withPackedBytes(\.count) == 8 + tagSize + 1 + size)
         }
+    }
+
+    /// The address of a storage's bytes worked out from its reference is the one
+    /// `ManagedBuffer` gives, and none for no storage.
+    @Test func theBytesAreWhereTheStorageSaysTheyAre() {
+        for capacity in [1, 256, 100_000] {
+            let storage = PackedByteStorage.make(capacity: capacity)
+            #expect(PackedByteStorage.bytes(of: storage) == storage.base)
+            #expect(storage.byteCapacity == capacity)
+        }
+        #expect(PackedByteStorage.bytes(of: nil) == nil)
     }
 
     private func number(_ name: String) -> UInt32 {
