@@ -128,13 +128,11 @@
     /// Attributes from bytes ``withPackedBytes(_:)`` gave, in the same process, in storage of
     /// their own.
     package init(packedBytes: UnsafeRawBufferPointer) {
-        guard let source = packedBytes.baseAddress, packedBytes.count > 0 else {
+        guard packedBytes.count > 0 else {
             self.init()
             return
         }
-        let made = PackedByteStorage.make(capacity: packedBytes.count)
-        made.base.copyMemory(from: source, byteCount: packedBytes.count)
-        self.init(storage: made, start: 0, count: packedBytes.count)
+        self.init(storage: PackedByteStorage.copying(packedBytes), start: 0, count: packedBytes.count)
     }
 
     /// The same attributes in storage of their own: for a value kept long apart from the
@@ -146,20 +144,17 @@
     /// Makes these the attributes of bytes ``withPackedBytes(_:)`` gave, in the same
     /// process, copied into the memory these took when nothing else holds it and they fit.
     ///
-    /// A tracker takes every replayed record's attributes this way, in memory it keeps: one
-    /// `replaceSubrange` rather than emptying then appending, and memory kept up to four times
-    /// the size needed, plus 256 bytes, so that records of different sizes in turn do not each
-    /// allocate anew. Attributes made from bytes (``init(packedBytes:)``) take memory of their
-    /// size.
+    /// A tracker takes every replayed record's attributes this way, in memory it keeps: memory
+    /// kept up to four times the size needed, plus 256 bytes, so that records of different
+    /// sizes in turn do not each allocate anew. Attributes made from bytes
+    /// (``init(packedBytes:)``) take memory of their size.
     package mutating func replace(withPackedBytes packedBytes: UnsafeRawBufferPointer) {
         // Written only as the storage's one reference (``PackedByteStorage``); memory much
         // larger than needed (a block's) is not kept for every later record.
         if isKnownUniquelyReferenced(&storage), let storage, storage.byteCapacity >= packedBytes.count,
             storage.byteCapacity <= 4 * packedBytes.count + 256
         {
-            if let source = packedBytes.baseAddress, packedBytes.count > 0 {
-                storage.base.copyMemory(from: source, byteCount: packedBytes.count)
-            }
+            storage.write(packedBytes, at: 0)
             start = 0
             count = Int32(packedBytes.count)
         } else {
@@ -501,14 +496,8 @@
             storage = first.storage
         } else {
             let made = PackedByteStorage.make(capacity: Int(first.count) + Int(second.count))
-            first.withPackedBytes { bytes in
-                if let source = bytes.baseAddress { made.base.copyMemory(from: source, byteCount: bytes.count) }
-            }
-            second.withPackedBytes { bytes in
-                if let source = bytes.baseAddress {
-                    (made.base + Int(first.count)).copyMemory(from: source, byteCount: bytes.count)
-                }
-            }
+            first.withPackedBytes { made.write($0, at: 0) }
+            second.withPackedBytes { made.write($0, at: Int(first.count)) }
             storage = made
         }
     }

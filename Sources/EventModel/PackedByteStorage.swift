@@ -14,6 +14,21 @@
         unsafeDowncast(create(minimumCapacity: capacity) { _ in capacity }, to: PackedByteStorage.self)
     }
 
+    /// Storage of `bytes.count` bytes holding a copy of `bytes`.
+    package static func copying(_ bytes: UnsafeRawBufferPointer) -> PackedByteStorage {
+        let made = make(capacity: bytes.count)
+        made.write(bytes, at: 0)
+        return made
+    }
+
+    /// Copies `bytes` to `offset` on: bytes no value refers to yet, or any as the storage's one
+    /// reference (the invariant above).
+    package func write(_ bytes: UnsafeRawBufferPointer, at offset: Int) {
+        guard let source = bytes.baseAddress, bytes.count > 0 else { return }
+        precondition(offset >= 0 && offset + bytes.count <= byteCapacity, "packed bytes past their storage")
+        (base + offset).copyMemory(from: source, byteCount: bytes.count)
+    }
+
     /// The bytes it holds (its header; the allocation may be larger).
     @inlinable package var byteCapacity: Int { header }
 
@@ -59,9 +74,9 @@ package struct PackedAttributesArena {
     /// Attributes from bytes ``PackedAttributes/withPackedBytes(_:)`` gave, copied into the
     /// arena.
     package mutating func copy(_ bytes: UnsafeRawBufferPointer) -> PackedAttributes {
-        guard let source = bytes.baseAddress, bytes.count > 0 else { return PackedAttributes() }
+        guard bytes.count > 0 else { return PackedAttributes() }
         let (storage, start) = room(for: bytes.count)
-        (storage.base + start).copyMemory(from: source, byteCount: bytes.count)
+        storage.write(bytes, at: start)
         used = start + bytes.count
         return PackedAttributes(storage: storage, start: start, count: bytes.count)
     }
