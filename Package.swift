@@ -2,20 +2,21 @@
 import Foundation
 import PackageDescription
 
-/// Whether gzip is done with zlib rather than ISA-L: where ISA-L's header is absent (on a
-/// system without Debian's `libisal-dev`), or when `AVT_REPLAY_ZLIB` is set (the test command
-/// builds it so, to test the fallback). ISA-L inflates these logs about twice as fast.
-let usesZlib =
-    Context.environment["AVT_REPLAY_ZLIB"] != nil
-    || !["/usr/include/isa-l.h", "/usr/local/include/isa-l.h", "/opt/homebrew/include/isa-l.h"].contains {
+/// Whether ISA-L's gzip is built: where its header is present (Debian's `libisal-dev`) and
+/// `AVT_REPLAY_ZLIB` is not set (the test command builds the package so once, to check that it
+/// compiles without it). zlib's gzip is always built: it is what runs where ISA-L is not, and
+/// with `AVT_REPLAY_GZIP=zlib` (docs/testing.md). ISA-L inflates these logs about twice as fast.
+let buildsIsal =
+    Context.environment["AVT_REPLAY_ZLIB"] == nil
+    && ["/usr/include/isa-l.h", "/usr/local/include/isa-l.h", "/opt/homebrew/include/isa-l.h"].contains {
         FileManager.default.fileExists(atPath: $0)
     }
-let gzipCodec: Target.Dependency = usesZlib ? "CZlib" : "CIsal"
-let gzipSettings: [SwiftSetting] = usesZlib ? [.define("AVT_REPLAY_ZLIB")] : []
+let gzipCodecs: [Target.Dependency] = buildsIsal ? ["CZlib", "CIsal"] : ["CZlib"]
+let gzipSettings: [SwiftSetting] = buildsIsal ? [.define("AVT_REPLAY_ISAL")] : []
 
 /// Module layers, each importing only the ones listed before it:
 /// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
-/// CIsal, CSimdjson → EventLog; CIsal, CCurl → MetricsPush; ReportDiff on its own; all of them →
+/// CIsal, CZlib, CSimdjson → EventLog; CIsal, CZlib, CCurl → MetricsPush; ReportDiff on its own; all of them →
 /// ReplayApp (a run: reading, merging, replaying, the report set, state, shards, merge) →
 /// ReplayCLI (the command line over it, a library so that other packages can build their own
 /// replay commands) → the `avt-replay` executable.
@@ -71,14 +72,15 @@ let package = Package(
             cxxSettings: isDependency ? [] : [.unsafeFlags(["-O3"])],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "EventLog", dependencies: ["EventModel", gzipCodec, "CSimdjson"], swiftSettings: gzipSettings),
+        .target(name: "EventLog", dependencies: ["EventModel", "CSimdjson"] + gzipCodecs, swiftSettings: gzipSettings),
         .target(name: "CMallocTuning"),
         .target(name: "CWriteback"),
         .target(name: "CExchange"),
         .target(name: "ProcessFiles"),
         .target(name: "CMemoryHints"),
         .target(name: "CThreadName"),
-        .target(name: "MetricsPush", dependencies: [gzipCodec, "CCurl", "ProcessFiles"], swiftSettings: gzipSettings),
+        .target(
+            name: "MetricsPush", dependencies: ["CCurl", "ProcessFiles"] + gzipCodecs, swiftSettings: gzipSettings),
         .target(name: "ReportDiff"),
         .target(
             name: "ReplayApp",

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs what it needs, builds, and runs every test: the
-# format lint, the memory test, report.html rendered in headless Chromium (scripts/render-test.sh),
-# the DocC documentation of the public API (scripts/docs.sh), the integration test against
-# real InfluxDB and carbon (installed and run on loopback by
-# scripts/metrics-servers.sh), the custom-hub sample package (scripts/custom-hub-test.sh), the
-# replay's threads under ThreadSanitizer (scripts/tsan-test.sh), the zlib build that stands in
-# where ISA-L is absent (scripts/zlib-test.sh), the Spark job in local mode (examples/spark/test.sh), and
-# swift test.
+# Runs the whole test suite: installs what it needs, lints, builds the tests once and runs
+# them (swift test) first, then the slower suites, each reusing what was built before it: the
+# gzip tests again with zlib in the same build (scripts/zlib-test.sh, which also compiles the
+# package without ISA-L), the DocC documentation of the public API (scripts/docs.sh),
+# report.html rendered in headless Chromium (scripts/render-test.sh), the integration test
+# against real InfluxDB and carbon (installed and run on loopback by scripts/metrics-servers.sh),
+# the custom-hub sample package (scripts/custom-hub-test.sh), the replay's threads under
+# ThreadSanitizer (scripts/tsan-test.sh), the memory test (a release build) and the Spark job
+# in local mode (examples/spark/test.sh). Arguments go to swift test (e.g. --filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -14,13 +15,13 @@ scripts/install-deps.sh
 scripts/loggen.sh >/dev/null
 swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources \
     Tools/Package.swift Tools/Sources
-scripts/memory-test.sh
 swift build --build-tests
+swift test --skip-build "$@"
+scripts/zlib-test.sh
 scripts/docs.sh
 scripts/render-test.sh
 scripts/integration-test.sh
 scripts/custom-hub-test.sh
 scripts/tsan-test.sh
-scripts/zlib-test.sh
+scripts/memory-test.sh
 examples/spark/test.sh
-swift test --skip-build "$@"

@@ -1,6 +1,5 @@
-/// What the two gzip inflaters (ISA-L's in `GzipInflater.swift`, zlib's in
-/// `ZlibGzipInflater.swift`, one of them built) share: the steps they report, and what lies
-/// between two gzip members of one file.
+/// What the two gzip inflaters (``IsalGzipInflater``, ``ZlibGzipInflater``) share: the steps
+/// they report, and what lies between two gzip members of one file.
 enum GzipMembers {
     /// What one call to an inflater's `inflate(into:capacity:inputEnded:)` did.
     enum Step {

@@ -170,7 +170,7 @@ final class LineSource {
             }
             let region = buffer.nextFillRegion()
             guard let target = region.baseAddress else { return false }
-            let step: GzipInflater.Step
+            let step: GzipMembers.Step
             do {
                 step = try inflater.inflate(into: target, capacity: region.count, inputEnded: gzip.inputEnded)
             } catch {
@@ -196,7 +196,7 @@ final class LineSource {
 /// What reading a gzip input takes besides the line buffer: the inflater and the buffer its
 /// compressed input is read into.
 private final class GzipInput {
-    let inflater: GzipInflater
+    let inflater: any GzipInflating
     let readBuffer: UnsafeMutableRawPointer
     private let readBufferSize: Int
     /// Whether the input has no bytes beyond those read.
@@ -209,7 +209,7 @@ private final class GzipInput {
         if let source = initialInput.baseAddress {
             readBuffer.copyMemory(from: source, byteCount: initialInput.count)
         }
-        inflater = GzipInflater(displayName: displayName)
+        inflater = GzipInflater.make(displayName: displayName)
         inflater.supply(readBuffer, count: initialInput.count)
     }
 

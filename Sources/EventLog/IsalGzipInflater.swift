@@ -1,19 +1,19 @@
-#if !AVT_REPLAY_ZLIB
+#if AVT_REPLAY_ISAL
     import CIsal
 
     /// A gzip inflate stream that reads concatenated gzip members as one stream, as `zcat` does,
-    /// with ISA-L's inflate (`libisal`), which is twice as fast as zlib's on these logs; where
-    /// ISA-L is absent, the package builds `ZlibGzipInflater.swift`'s zlib one instead.
+    /// with ISA-L's inflate (`libisal`), which is twice as fast as zlib's on these logs; built
+    /// where ISA-L is (``GzipLibrary``).
     ///
     /// Zero bytes after a member (tape-style padding) are skipped; any other bytes start a new
     /// member, reported as corrupt if they are not one. Each member's CRC-32 and length are
     /// checked. Memory is the inflate state (about 85 KiB, the 32 KiB window included),
     /// whatever the file's size.
-    final class GzipInflater {
+    final class IsalGzipInflater: GzipInflating {
         typealias Step = GzipMembers.Step
 
         /// The bytes of ISA-L's inflate state, which an inflater allocates.
-        static let stateByteCount = MemoryLayout<inflate_state>.size
+        static var stateByteCount: Int { MemoryLayout<inflate_state>.size }
 
         private let state: UnsafeMutablePointer<inflate_state>
         private let displayName: String
