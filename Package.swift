@@ -106,6 +106,14 @@ let package = Package(
         .executableTarget(
             name: "avt-replay", dependencies: ["ReplayCLI"], linkerSettings: [.linkedLibrary("jemalloc")]),
         .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Marconi", "Replay"]),
+        // The generator of realistic event logs that the tests, the checks and the benchmark
+        // replay (scripts/loggen.sh). Not a product: `swift build` builds it beside avt-replay.
+        .executableTarget(
+            name: "avt-loggen",
+            dependencies: [
+                "EventModel", "EventLog", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
         .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),
         .testTarget(name: "ValuePropositionTests", dependencies: ["ValueProposition"]),

@@ -103,10 +103,11 @@ scratch=.build-bench
 # (docs/performance.md): start-up links fewer libraries, and the runtime's entry points
 # (every retain and release) are direct calls instead of calls through the PLT.
 build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch")
-log "building avt-loggen (Tools) and avt-replay (${build[*]:2})"
-loggen=$(scripts/loggen.sh release)
+log "building avt-loggen and avt-replay (${build[*]:2})"
+"${build[@]}" --product avt-loggen >&2
 "${build[@]}" --product avt-replay >&2
 bin=$("${build[@]}" --show-bin-path)
+loggen=$bin/avt-loggen
 floor=""
 if [[ -f $floor_source ]]; then
     floor="$scratch/avt-floor"

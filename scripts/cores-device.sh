@@ -3,7 +3,7 @@
 # project root, after ../shared/bench/device/bundle.sh packed .device/ here:
 #
 #   swift build -c release --product avt-replay; scripts/loggen.sh release
-#   ../shared/bench/device/bundle.sh .build/release/avt-replay Tools/.build/release/avt-loggen "$(command -v pigz)"
+#   ../shared/bench/device/bundle.sh .build/release/avt-replay .build/release/avt-loggen "$(command -v pigz)"
 #   cp scripts/thread-cpu.py .device/
 #   (on the machine, carrying .device) scripts/cores-device.sh OUT_DIR [ROUNDS] [RECORDS]
 #

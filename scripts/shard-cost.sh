@@ -33,9 +33,10 @@ command -v pigz >/dev/null || { log "needs pigz (apt-get install pigz)"; exit 2;
 scratch=.build-bench
 build=(swift build -c release --static-swift-stdlib --scratch-path "$scratch")
 log "building avt-loggen and avt-replay (release)"
-loggen=$(scripts/loggen.sh release)
+"${build[@]}" --product avt-loggen >&2
 "${build[@]}" --product avt-replay >&2
 bin=$("${build[@]}" --show-bin-path)/avt-replay
+loggen=$("${build[@]}" --show-bin-path)/avt-loggen
 
 corpus="$scratch/corpus-$records-$files-s$seed"
 if [[ ! -d $corpus ]] || ! ls "$corpus"/*.jsonl.gz >/dev/null 2>&1; then

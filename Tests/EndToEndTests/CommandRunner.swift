@@ -26,9 +26,8 @@ struct CommandRunner {
         return names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
-    /// The log generator, from the Tools package's debug build (`scripts/loggen.sh`, which
-    /// `scripts/test.sh` runs before the tests).
-    static let loggen = packageRoot.appendingPathComponent("Tools/.build/debug/avt-loggen")
+    /// The log generator, beside the test bundle too (`swift build --build-tests` builds it).
+    static let loggen = binary.deletingLastPathComponent().appendingPathComponent("avt-loggen")
 
     static func run(
         _ arguments: [String], standardInput: Data? = nil, executable: URL = binary,

@@ -104,13 +104,14 @@ struct DecodeThreadsTests {
         #expect(reading.wrongKeyDigests == 0, "\(what)", sourceLocation: sourceLocation)
     }
 
-    /// Generates a log with avt-loggen (`scripts/loggen.sh` builds it) into a new folder under
-    /// `directory`; returns its files, sorted.
+    /// Generates a log with avt-loggen (built beside the test bundle by `swift build
+    /// --build-tests`) into a new folder under `directory`; returns its files, sorted.
     static func generate(_ arguments: [String], in directory: TemporaryDirectory) throws -> [String] {
         let folder = directory.url.appendingPathComponent(UUID().uuidString)
-        let loggen = TemporaryDirectory.packageRoot.appendingPathComponent("Tools/.build/debug/avt-loggen")
+        let loggen = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("avt-loggen")
         let status = try runProcess(loggen, arguments + ["--out", folder.path]).status
-        #expect(status == 0, "avt-loggen \(arguments) failed: scripts/loggen.sh builds it")
+        #expect(status == 0, "avt-loggen \(arguments) failed: swift build --build-tests builds it")
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             .map { folder.appendingPathComponent($0).path }
     }
