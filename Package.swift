@@ -19,7 +19,9 @@ let gzipSettings: [SwiftSetting] = buildsIsal ? [.define("AVT_REPLAY_ISAL")] : [
 /// CIsal, CZlib, CSimdjson → EventLog; CIsal, CZlib, CCurl → MetricsPush; ReportDiff on its own; all of them →
 /// ReplayApp (a run: reading, merging, replaying, the report set, state, shards, merge) →
 /// ReplayCLI (the command line over it, a library so that other packages can build their own
-/// replay commands) → the `avt-replay` executable.
+/// replay commands) → the `avt-replay` executable. A target lists every module it imports,
+/// the ones it reaches through another included (scripts/checks/import-check.py, in the test
+/// command with SwiftPM's `--explicit-target-dependency-import-check error`).
 /// Whether SwiftPM reads this manifest as another package's dependency (from its checkouts or
 /// repository cache), where it refuses any package whose products have unsafe flags: the speed
 /// flags below are then left out, so that the libraries can be used by a tagged version.
@@ -85,7 +87,8 @@ let package = Package(
         .target(
             name: "ReplayApp",
             dependencies: [
-                "EventModel", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback", "CExchange",
+                "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback",
+                "CExchange",
                 "CMemoryHints", "CThreadName", "ProcessFiles", "ReportDiff",
                 // zlib's CRC-32, the checksums of a state file (ReplayApp/StateChecksum.swift).
                 "CZlib",
@@ -115,16 +118,23 @@ let package = Package(
             ]
         ),
         .testTarget(name: "EventModelTests", dependencies: ["EventModel"]),
-        .testTarget(name: "OpenAVTTests", dependencies: ["OpenAVT", "ReplayTestSupport"]),
-        .testTarget(name: "ValuePropositionTests", dependencies: ["ValueProposition"]),
-        .testTarget(name: "MarconiTests", dependencies: ["Marconi"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayTestSupport"]),
-        .testTarget(name: "ReportEncodingTests", dependencies: ["ReportEncoding", "ReplayTestSupport"]),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog"]),
+        .testTarget(name: "OpenAVTTests", dependencies: ["EventModel", "OpenAVT", "ReplayTestSupport"]),
+        .testTarget(name: "ValuePropositionTests", dependencies: ["EventModel", "ValueProposition"]),
+        .testTarget(name: "MarconiTests", dependencies: ["EventModel", "Marconi"]),
+        .testTarget(
+            name: "ReplayTests",
+            dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay", "ReplayTestSupport"]),
+        .testTarget(
+            name: "ReportEncodingTests",
+            dependencies: [
+                "EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay", "ReportEncoding", "ReplayTestSupport",
+            ]),
+        .testTarget(name: "EventLogTests", dependencies: ["EventModel", "EventLog"]),
         .testTarget(name: "MetricsPushTests", dependencies: ["MetricsPush"]),
         .testTarget(name: "ReportDiffTests", dependencies: ["ReportDiff"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["ReplayTestSupport"]),
-        .testTarget(name: "ReplayAppTests", dependencies: ["EventLog", "EventModel", "Replay", "ReplayApp"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["EventModel", "ReplayTestSupport"]),
+        .testTarget(
+            name: "ReplayAppTests", dependencies: ["EventLog", "EventModel", "ProcessFiles", "Replay", "ReplayApp"]),
         .testTarget(name: "CWritebackTests", dependencies: ["CWriteback"]),
     ],
     swiftLanguageModes: [.v6]

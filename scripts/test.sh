@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: installs what it needs, lints, builds the tests once and runs
+# Runs the whole test suite: installs what it needs, lints (the format, and every import
+# declared in Package.swift: scripts/import-check.py), builds the tests once and runs
 # them (swift test) first, then the slower suites, each reusing what was built before it: the
 # gzip tests again with zlib in the same build (scripts/zlib-test.sh, which also compiles the
 # package without ISA-L), the DocC documentation of the public API (scripts/docs.sh),
@@ -12,7 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources
-swift build --build-tests
+scripts/import-check.py
+swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build "$@"
 scripts/zlib-test.sh
 scripts/docs.sh
