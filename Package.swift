@@ -110,7 +110,7 @@ let package = Package(
             name: "avt-replay", dependencies: ["ReplayCLI"], linkerSettings: [.linkedLibrary("jemalloc")]),
         .target(name: "ReplayTestSupport", dependencies: ["EventModel", "OpenAVT", "Marconi", "Replay"]),
         // The generator of realistic event logs that the tests, the checks and the benchmark
-        // replay (scripts/loggen.sh). Not a product: `swift build` builds it beside avt-replay.
+        // replay (scripts/generate/loggen.sh). Not a product: `swift build` builds it beside avt-replay.
         .executableTarget(
             name: "avt-loggen",
             dependencies: [

@@ -5,7 +5,7 @@ set -euo pipefail
 
 # libjemalloc-dev: avt-replay links jemalloc as its allocator (Package.swift).
 # libcurl4-openssl-dev: InfluxDB's requests go through libcurl (MetricsPush/CurlPost.swift).
-# chromium and fonts-dejavu-core render report.html for scripts/render-test.sh; fonts-noto-color-emoji
+# chromium and fonts-dejavu-core render report.html for scripts/checks/render-test.sh; fonts-noto-color-emoji
 # and fonts-noto-cjk give it glyphs for titles in emoji and Chinese, Japanese or Korean, which the
 # test checks are drawn (no box).
 packages=(libisal-dev zlib1g-dev libsimdjson-dev libjemalloc-dev libcurl4-openssl-dev time chromium fonts-dejavu-core

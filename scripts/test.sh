@@ -1,26 +1,26 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: installs what it needs, lints (the format, and every import
-# declared in Package.swift: scripts/import-check.py), builds the tests once and runs
+# declared in Package.swift: scripts/checks/import-check.py), builds the tests once and runs
 # them (swift test) first, then the slower suites, each reusing what was built before it: the
-# gzip tests again with zlib in the same build (scripts/zlib-test.sh, which also compiles the
-# package without ISA-L), the DocC documentation of the public API (scripts/docs.sh),
-# report.html rendered in headless Chromium (scripts/render-test.sh), the integration test
-# against real InfluxDB and carbon (installed and run on loopback by scripts/metrics-servers.sh),
-# the custom-hub sample package (scripts/custom-hub-test.sh), the replay's threads under
-# ThreadSanitizer (scripts/tsan-test.sh), the memory test (a release build) and the Spark job
+# gzip tests again with zlib in the same build (scripts/checks/zlib-test.sh, which also compiles the
+# package without ISA-L), the DocC documentation of the public API (scripts/checks/docs.sh),
+# report.html rendered in headless Chromium (scripts/checks/render-test.sh), the integration test
+# against real InfluxDB and carbon (installed and run on loopback by scripts/checks/metrics-servers.sh),
+# the custom-hub sample package (scripts/checks/custom-hub-test.sh), the replay's threads under
+# ThreadSanitizer (scripts/checks/tsan-test.sh), the memory test (a release build) and the Spark job
 # in local mode (examples/spark/test.sh). Arguments go to swift test (e.g. --filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 swift format lint --strict -r Sources Tests Package.swift samples/custom-hub/Package.swift samples/custom-hub/Sources
-scripts/import-check.py
+scripts/checks/import-check.py
 swift build --build-tests --explicit-target-dependency-import-check error
 swift test --skip-build "$@"
-scripts/zlib-test.sh
-scripts/docs.sh
-scripts/render-test.sh
-scripts/integration-test.sh
-scripts/custom-hub-test.sh
-scripts/tsan-test.sh
-scripts/memory-test.sh
+scripts/checks/zlib-test.sh
+scripts/checks/docs.sh
+scripts/checks/render-test.sh
+scripts/checks/integration-test.sh
+scripts/checks/custom-hub-test.sh
+scripts/checks/tsan-test.sh
+scripts/checks/memory-test.sh
 examples/spark/test.sh

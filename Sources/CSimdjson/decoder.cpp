@@ -174,7 +174,7 @@ error_code read_number(csj_decoder &decoder, ondemand::value &value, csj_value &
         // Parsed by the DOM parser, as in the fast path: simdjson 3.0.1's on-demand parsing of
         // a fraction of more than 19 digits is wrong when its integer part is 0
         // (0.123456789012345678901 read as 0.0128), and it refuses exponents beyond 64 bits
-        // (1E-99999999999999999999, which is 0), both found by `scripts/fuzz.sh decoder`.
+        // (1E-99999999999999999999, which is 0), both found by `scripts/checks/fuzz.sh decoder`.
         // The token stays unconsumed: the walk skips it. The line's padding follows it, as
         // the DOM parser needs; a token longer than `dom_max_capacity` (64 KiB of digits) is
         // left to the on-demand parser.

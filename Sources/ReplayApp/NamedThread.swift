@@ -3,7 +3,7 @@ import Foundation
 
 extension Thread {
     /// Starts `body` on a new thread named `name`, a name the system shows too (`top -H`,
-    /// `/proc/PID/task/*/comm`, `scripts/thread-cpu.py`): Linux keeps its first 15 bytes.
+    /// `/proc/PID/task/*/comm`, `scripts/measure/thread-cpu.py`): Linux keeps its first 15 bytes.
     static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread {
             avt_name_this_thread(name)

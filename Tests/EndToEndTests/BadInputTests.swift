@@ -165,7 +165,7 @@ struct BadInputTests {
     }
 
     /// Attribute names get numbers up to a bound (4,096); a log with more distinct names
-    /// still replays, names past the bound spelt out (found by `scripts/fuzz.sh decoder`:
+    /// still replays, names past the bound spelt out (found by `scripts/checks/fuzz.sh decoder`:
     /// unpacking such a name took a lock it held, and the run crashed).
     @Test func moreDistinctAttributeNamesThanTheKeyTableNumbersReplay() throws {
         let folder = try CommandRunner.makeTemporaryFolder()

@@ -219,7 +219,7 @@ import Testing
             ])
     }
 
-    /// Found by `scripts/fuzz.sh decoder`: simdjson 3.0.1's on-demand parser read the first
+    /// Found by `scripts/checks/fuzz.sh decoder`: simdjson 3.0.1's on-demand parser read the first
     /// number as 2.05e-55 (`get_double()`) and the second as 0 (`get_number()`); its DOM
     /// parser reads both right.
     @Test func fractionsOfManyDigitsAreParsedRight() {
@@ -392,7 +392,7 @@ import Testing
         #expect(reason(line) == "not a JSON object")
     }
 
-    /// Found by `scripts/fuzz.sh decoder`: simdjson 3.0.1 decides whether a root `null` is one by
+    /// Found by `scripts/checks/fuzz.sh decoder`: simdjson 3.0.1 decides whether a root `null` is one by
     /// looking one byte too far, so the result depended on the bytes after the line.
     @Test(
         arguments: [

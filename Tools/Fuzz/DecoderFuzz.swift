@@ -1,6 +1,6 @@
 // libFuzzer entry point for `RecordDecoder` (simdjson through the CSimdjson shim).
 //
-// Built by `scripts/fuzz.sh decoder` with `swiftc -sanitize=fuzzer,address -parse-as-library`,
+// Built by `scripts/checks/fuzz.sh decoder` with `swiftc -sanitize=fuzzer,address -parse-as-library`,
 // together with the EventLog sources; not part of the SwiftPM package.
 //
 // Each input is one line. It is decoded three ways, which must all agree:

@@ -1,6 +1,6 @@
 // libFuzzer entry point for `LineReader` (plain and gzip input; the gzip members made with zlib).
 //
-// Built by `scripts/fuzz.sh reader` with `swiftc -sanitize=fuzzer,address -parse-as-library`,
+// Built by `scripts/checks/fuzz.sh reader` with `swiftc -sanitize=fuzzer,address -parse-as-library`,
 // together with the EventLog sources; not part of the SwiftPM package.
 //
 // The input is the content of a log. It is written to a file under /dev/shm and read with

@@ -3,7 +3,7 @@
 // aggregates rebuilt from it, then each open life through `StateDecoder` and every state
 // machine's own decoding), and what a run then does with the lives it restored.
 //
-// Built by `scripts/fuzz.sh state` with `swiftc -sanitize=fuzzer,address -parse-as-library`,
+// Built by `scripts/checks/fuzz.sh state` with `swiftc -sanitize=fuzzer,address -parse-as-library`,
 // together with the ReplayApp sources (RunState is internal to them), against the modules
 // SwiftPM built with the same sanitizers; not part of the SwiftPM package.
 //

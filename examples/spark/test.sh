@@ -19,7 +19,7 @@ configuration=debug
 [ "${1:-}" = --release ] && configuration=release
 swift build -c "$configuration" --product avt-replay
 bin="$(swift build -c "$configuration" --show-bin-path)"
-loggen="$(scripts/loggen.sh "$configuration")"
+loggen="$(scripts/generate/loggen.sh "$configuration")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 

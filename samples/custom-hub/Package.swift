@@ -9,7 +9,7 @@ let package = Package(
     name: "custom-hub",
     dependencies: [
         // avt-replay by its version, from a git clone of the working tree that
-        // scripts/custom-hub-test.sh makes and tags. In a package of your own:
+        // scripts/checks/custom-hub-test.sh makes and tags. In a package of your own:
         // .package(url: "<avt-replay's git URL>", from: "0.9.0") (docs/library.md).
         .package(url: Context.packageDirectory + "/.upstream/avt-replay", from: "0.9.0")
     ],

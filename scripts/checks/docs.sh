@@ -3,13 +3,13 @@
 # .build-docs/archives/<Module>.doccarchive (open one with `docc preview`, or serve it), and
 # fails when DocC warns (a symbol link that leads nowhere, a doc comment that does not parse).
 #
-#   scripts/docs.sh
+#   scripts/checks/docs.sh
 #
 # It extracts the symbol graphs of the package's debug build (building what is not built
 # yet), then runs the toolchain's `docc convert` on each module's graphs: no plugin or network
 # needed. Part of scripts/test.sh.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 modules=(EventModel OpenAVT ValueProposition Marconi Replay EventLog ReportEncoding ReplayCLI ReplayTestSupport)
 # SwiftPM's symbol-graph extractor, on the modules as built (incremental after the first run).
 # It also tries the package's synthesised test-runner modules, which it cannot load, and so

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks custom-replay's reports of samples/ against avt-replay's (scripts/custom-hub-test.sh).
+"""Checks custom-replay's reports of samples/ against avt-replay's (scripts/checks/custom-hub-test.sh).
 
 STANDARD CUSTOM HELP: the report folders of avt-replay and custom-replay, run with the same
 options (--trace --trace-rejected --vp-duration open:complete) on samples/*.jsonl.gz, and

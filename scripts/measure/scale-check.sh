@@ -4,14 +4,14 @@
 # each, /usr/bin/time's max RSS); uses a release build. Not part of the tests (a few minutes,
 # some 2 GB of temporary files).
 #
-#   scripts/scale-check.sh [WORK_DIR]
+#   scripts/measure/scale-check.sh [WORK_DIR]
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=${1:-$(mktemp -d)}
 mkdir -p "$work"
 swift build -c release --product avt-replay >/dev/null
 bin=$(swift build -c release --show-bin-path)
-loggen=$(scripts/loggen.sh release)
+loggen=$(scripts/generate/loggen.sh release)
 
 peak() { # label, report folder, then avt-replay's arguments
     local label=$1 out=$2
@@ -23,11 +23,11 @@ peak() { # label, report folder, then avt-replay's arguments
 echo "| input | peak memory |"
 echo "|---|---|"
 for count in 10000 100000; do
-    [ -f "$work/idle-$count.jsonl" ] || scripts/many-instruments.py "$count" >"$work/idle-$count.jsonl"
+    [ -f "$work/idle-$count.jsonl" ] || scripts/generate/many-instruments.py "$count" >"$work/idle-$count.jsonl"
     peak "$count instruments, each idle with a paused playback, all live at the end (--idle-gap 1000d)" out \
         --idle-gap 1000d "$work/idle-$count.jsonl"
 done
-[ -f "$work/idle-1000000.jsonl" ] || scripts/many-instruments.py 1000000 >"$work/idle-1000000.jsonl"
+[ -f "$work/idle-1000000.jsonl" ] || scripts/generate/many-instruments.py 1000000 >"$work/idle-1000000.jsonl"
 peak "a day with 1,000,000 distinct instruments (5 M records, --idle-gap 12h)" out "$work/idle-1000000.jsonl"
 
 # A generated day split over 1,000 files that all cover it (per-host collectors): every

@@ -5,7 +5,7 @@ Instrument k starts at k * (24 h / N) after 2025-11-20T00:00:00Z and emits Media
 StreamLoad, Start, Ping and PauseBegin over one minute, then nothing: a day of N short
 viewings, each leaving an instrument with a paused playback. Deterministic.
 
-    scripts/many-instruments.py 1000000 > many.jsonl
+    scripts/generate/many-instruments.py 1000000 > many.jsonl
 """
 import heapq
 import sys

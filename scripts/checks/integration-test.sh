@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Pushes the samples' metrics to real InfluxDB 1.x and carbon on loopback (installed, started
-# and stopped by scripts/metrics-servers.sh) and reads them back; then stops InfluxDB in the
+# and stopped by scripts/checks/metrics-servers.sh) and reads them back; then stops InfluxDB in the
 # middle, checks the spool, restarts it, flushes, and finds every point exactly once; and
 # pushes two nights with --state and finds what one run over both would have pushed.
 # Uses the debug build of `swift build`. Carbon writes to disk asynchronously, so reading the
-# Graphite points back polls whisper for at most 30 s (scripts/integration-check.py).
+# Graphite points back polls whisper for at most 30 s (scripts/checks/integration-check.py).
 set -euo pipefail
-cd "$(dirname "$0")/.."
-# shellcheck source=scripts/metrics-servers.sh
-. scripts/metrics-servers.sh
+cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/checks/metrics-servers.sh
+. scripts/checks/metrics-servers.sh
 # Stand-ins for InfluxDB 2.x started below, stopped with the servers whatever happens.
 fakes=()
 stop_all() {
@@ -43,8 +43,8 @@ replay() {
 # 1. Both servers up: everything delivered, and the servers hold exactly the files' points.
 replay "$work/a.err" --quiet --metrics events --out "$work/a" --influx "$influx" --graphite "$graphite" samples/*.jsonl.gz
 check status_is "$status" 0
-check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/a/metrics.influx"
-check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/a/metrics.graphite"
+check python3 scripts/checks/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/a/metrics.influx"
+check /usr/bin/python3 scripts/checks/integration-check.py graphite "$(graphite_dir)" "$work/a/metrics.graphite"
 check test ! -d "$work/a.spool"
 
 # 2. InfluxDB down: the batches go to the spool, exit 5; back up: flush delivers them once.
@@ -76,10 +76,10 @@ influx_start
 replay "$work/flush.err" flush --spool "$work/b.spool" --influx "$influx"
 check status_is "$status" 0
 check test -z "$(ls "$work/b.spool"/*.influx 2>/dev/null)"
-check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
+check python3 scripts/checks/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
 # Flushing an empty spool sends nothing twice.
 "$bin" flush --quiet --spool "$work/b.spool" --influx "$influx"
-check python3 scripts/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
+check python3 scripts/checks/integration-check.py influx "$(influx_url)" "$INFLUX_DB" "$work/b/metrics.influx"
 
 # 2b. A write URL without a database is a usage error before any work; a database that does
 #     not exist yet: its 404 is reported and the batches kept, and once it exists, flush
@@ -96,7 +96,7 @@ curl -sS --max-time 30 -XPOST "$(influx_url)/query" --data-urlencode "q=CREATE D
 replay "$work/flush2.err" flush --spool "$work/missing.spool" --influx "$(influx_url)/write?db=$later_db"
 check status_is "$status" 0
 check test -z "$(ls "$work/missing.spool"/*.influx 2>/dev/null)"
-check python3 scripts/integration-check.py influx "$(influx_url)" "$later_db" "$work/missing/metrics.influx"
+check python3 scripts/checks/integration-check.py influx "$(influx_url)" "$later_db" "$work/missing/metrics.influx"
 
 # 3. A field type conflict: InfluxDB refuses the batch's StartTime lines and keeps the rest;
 #    the refusal is reported with those lines, and the batch is kept in the spool.
@@ -114,10 +114,10 @@ stored=$(influx_query "$INFLUX_DB" 'SELECT count("NumPlays") FROM avt_openavt' \
 check test "$plays" -eq "$stored"
 
 # 3b. InfluxDB 2.x's API (/api/v2/write, org, bucket, a token from the environment or a file,
-#     gzip bodies), against scripts/influx2-fake.py: no InfluxDB 2.x server can be installed
+#     gzip bodies), against scripts/checks/influx2-fake.py: no InfluxDB 2.x server can be installed
 #     here. Every line arrives once; a wrong token is refused, and the batches kept.
 v2_port=18087
-python3 scripts/influx2-fake.py "$v2_port" s3cret acme avt "$work/v2.lines" &
+python3 scripts/checks/influx2-fake.py "$v2_port" s3cret acme avt "$work/v2.lines" &
 fakes+=($!)
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$v2_port/" && break; sleep 0.1; done
 v2_url="http://127.0.0.1:$v2_port/api/v2/write?org=acme&bucket=avt"
@@ -138,7 +138,7 @@ check status_is "$status" 0
 check cmp <(sort "$work/v2/metrics.influx" "$work/v2bad/metrics.influx") <(sort "$work/v2.lines")
 # A server that closes the connection in the middle of a batch: the batch is sent again, and
 # every line arrives once.
-python3 scripts/influx2-fake.py $((v2_port + 10)) s3cret acme avt "$work/v2close.lines" close-first &
+python3 scripts/checks/influx2-fake.py $((v2_port + 10)) s3cret acme avt "$work/v2close.lines" close-first &
 fakes+=($!)
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$((v2_port + 10))/" && break; sleep 0.1; done
 set +e
@@ -160,8 +160,8 @@ replay "$work/aggs.err" --quiet --metrics aggregates --bucket 5m --prefix aggs -
     --influx "$(influx_url)/write?db=$aggs_db" --graphite "$graphite" samples/*.jsonl.gz
 check status_is "$status" 0
 check test -z "$(grep -v aggregates "$work/aggs/metrics.influx")"
-check python3 scripts/integration-check.py influx "$(influx_url)" "$aggs_db" "$work/aggs/metrics.influx"
-check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/aggs/metrics.graphite"
+check python3 scripts/checks/integration-check.py influx "$(influx_url)" "$aggs_db" "$work/aggs/metrics.influx"
+check /usr/bin/python3 scripts/checks/integration-check.py graphite "$(graphite_dir)" "$work/aggs/metrics.graphite"
 
 # 3d. --metrics playbacks: a point per report row in InfluxDB (device ids as fields, the
 #     group as a tag), the aggregates in Graphite; every point stored, none merged with another.
@@ -173,8 +173,8 @@ check status_is "$status" 0
 rows=$(($(wc -l < "$work/rows/playbacks.csv") + $(wc -l < "$work/rows/vp_sessions.csv") \
     + $(wc -l < "$work/rows/marconi_items.csv") - 3))
 check test "$(wc -l < "$work/rows/metrics.influx")" -eq "$rows"
-check python3 scripts/integration-check.py influx "$(influx_url)" "$rows_db" "$work/rows/metrics.influx"
-check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/rows/metrics.graphite"
+check python3 scripts/checks/integration-check.py influx "$(influx_url)" "$rows_db" "$work/rows/metrics.influx"
+check /usr/bin/python3 scripts/checks/integration-check.py graphite "$(graphite_dir)" "$work/rows/metrics.graphite"
 
 # 4. Two nights with --state, pushed as they run: InfluxDB and carbon then hold what one run
 #    over both nights pushes (a bucket still open after night 1 is pushed partial, then whole).
@@ -190,8 +190,8 @@ replay "$work/n2.err" "${nights[@]}" "${push[@]}" --out "$work/n2" --state "$wor
 check status_is "$status" 0
 replay "$work/whole.err" "${nights[@]}" --out "$work/whole" samples/*.jsonl.gz
 check status_is "$status" 0
-check python3 scripts/integration-check.py influx "$(influx_url)" "$nights_db" "$work/whole/metrics.influx"
-check /usr/bin/python3 scripts/integration-check.py graphite "$(graphite_dir)" "$work/whole/metrics.graphite"
+check python3 scripts/checks/integration-check.py influx "$(influx_url)" "$nights_db" "$work/whole/metrics.influx"
+check /usr/bin/python3 scripts/checks/integration-check.py graphite "$(graphite_dir)" "$work/whole/metrics.graphite"
 
 rm -rf "$work"
 echo "integration: $passed passed, $failed failed"

@@ -1,5 +1,5 @@
 // Counts Swift reference-count operations by object and by thread: an LD_PRELOAD library for
-// `scripts/rc-census.sh --shared` (a profiling aid, not part of the tool). An object whose
+// `scripts/measure/rc-census.sh --shared` (a profiling aid, not part of the tool). An object whose
 // count several threads change has its cache line pass between their cores on every one.
 //
 // Each swift_retain and swift_release is counted under the object's address (addresses

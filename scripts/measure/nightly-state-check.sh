@@ -2,7 +2,7 @@
 # Nightly runs over a month, for docs/time.md: the --state file must stay flat, and every row
 # must be written the night it ends in.
 #
-#   scripts/nightly-state-check.sh [--records N] [--nights N] [--always-on P] [--seed S]
+#   scripts/measure/nightly-state-check.sh [--records N] [--nights N] [--always-on P] [--seed S]
 #                                  [--flatness range|trend] [--work DIR] [AVT_REPLAY]
 #
 # - generates NIGHTS nights (default 30) of N records each (default 20,000; avt-loggen
@@ -39,16 +39,16 @@
 # The log has no late records (--late 0): a record of one night arriving among the next
 # night's records may be rejected there as late (docs/time.md), and the runs would then
 # rightly differ from the one run. The binary is AVT_REPLAY, or the AVT_REPLAY environment
-# variable, or .build/release/avt-replay; the generator $LOGGEN, or scripts/loggen.sh
+# variable, or .build/release/avt-replay; the generator $LOGGEN, or scripts/generate/loggen.sh
 # release. With --work DIR the logs are kept there and reused by a later run with the same
 # options. Not part of the tests: at the default size, under a minute with a release build
 # whose state holds state machines (the generator's first release build takes minutes).
 set -euo pipefail
 here=$PWD
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 usage() {
-    echo "usage: scripts/nightly-state-check.sh [--records N] [--nights N] [--always-on P] [--seed S]" \
+    echo "usage: scripts/measure/nightly-state-check.sh [--records N] [--nights N] [--always-on P] [--seed S]" \
         "[--flatness range|trend] [--work DIR] [AVT_REPLAY]" >&2
     exit 2
 }
@@ -106,7 +106,7 @@ log() { echo "nightly-state-check: $*" >&2; }
 # The logs, generated once for these options.
 logs="$work/logs-r$records-n$nights-a$always_on-s$seed"
 if [ ! -f "$logs/done" ]; then
-    if [ -n "${LOGGEN:-}" ]; then loggen=$(absolute "$LOGGEN"); else loggen=$(scripts/loggen.sh release); fi
+    if [ -n "${LOGGEN:-}" ]; then loggen=$(absolute "$LOGGEN"); else loggen=$(scripts/generate/loggen.sh release); fi
     rm -rf "$logs"
     log "generating $nights nights of $records records ($((records * nights)) records, $((24 * nights)) hourly files, --always-on $always_on)"
     "$loggen" --records $((records * nights)) --files $((24 * nights)) --always-on "$always_on" --late 0 \

@@ -2,14 +2,14 @@
 # Measures avt-replay's scaling on a many-core machine that has no Swift: run there from the
 # project root, after ../shared/bench/device/bundle.sh packed .device/ here:
 #
-#   swift build -c release --product avt-replay; scripts/loggen.sh release
+#   swift build -c release --product avt-replay; scripts/generate/loggen.sh release
 #   ../shared/bench/device/bundle.sh .build/release/avt-replay .build/release/avt-loggen "$(command -v pigz)"
-#   cp scripts/thread-cpu.py .device/
-#   (on the machine, carrying .device) scripts/cores-device.sh OUT_DIR [ROUNDS] [RECORDS]
+#   cp scripts/measure/thread-cpu.py .device/
+#   (on the machine, carrying .device) scripts/measure/cores-device.sh OUT_DIR [ROUNDS] [RECORDS]
 #
 # Generates the benchmark day (avt-loggen, seed 42, 24 files, pigz -n), then writes to OUT_DIR:
 # cpu-N.json (CPU per thread kind of one run with --threads N, N the cores and 1, and of a run
-# reading only, cpu-read-N.json; scripts/thread-cpu.py) and
+# reading only, cpu-read-N.json; scripts/measure/thread-cpu.py) and
 # side.json (../shared/bench/device/side_by_side_cores.py: the default threads, --threads
 # 1/2/4/8, reading only with the default and one thread, DuckDB's query at as many threads as
 # cores, alternated rounds, medians; SIDE_RUNS='NAME=OPTION,OPTION ...' replaces the variants).

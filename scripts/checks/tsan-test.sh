@@ -6,16 +6,16 @@
 # which holds the time and memory, aside). Guards the unchecked-Sendable hand-overs between
 # the threads (BoundedQueue, ThreadBox, the pipeline, BlockDecoding's schedule).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swift build --sanitize=thread --scratch-path .build-tsan --product avt-replay >/dev/null
 swift build --product avt-replay >/dev/null
 tsan=$(swift build --sanitize=thread --scratch-path .build-tsan --show-bin-path)/avt-replay
 bin=$(swift build --show-bin-path)
-"$(scripts/loggen.sh)" --records 20000 --files 3 --late 25 --layout hosts:3 --out "$work/logs" 2>/dev/null
+"$(scripts/generate/loggen.sh)" --records 20000 --files 3 --late 25 --layout hosts:3 --out "$work/logs" 2>/dev/null
 # Hourly files are read one after the other: the next is streamed ahead while one is merged.
-"$(scripts/loggen.sh)" --records 20000 --files 4 --out "$work/hourly" 2>/dev/null
+"$(scripts/generate/loggen.sh)" --records 20000 --files 4 --out "$work/hourly" 2>/dev/null
 passed=0
 failed=0
 for run in "samples 1" "samples 4" "$work/logs 1" "$work/logs 4" "$work/hourly 4"; do

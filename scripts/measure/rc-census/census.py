@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Names and sums the counts census.c wrote: scripts/rc-census.sh's report.
+"""Names and sums the counts census.c wrote: scripts/measure/rc-census.sh's report.
 
 usage: census.py COUNTS [RECORDS]
 

@@ -2,7 +2,7 @@
 # Fuzzes the event-log reading code with libFuzzer for a bounded time (not run by CI or
 # `swift test`):
 #
-#   scripts/fuzz.sh [decoder|reader|state|all] [SECONDS]      (default: all, 60 s per target)
+#   scripts/checks/fuzz.sh [decoder|reader|state|all] [SECONDS]      (default: all, 60 s per target)
 #
 #   decoder  RecordDecoder (JSON through simdjson): Tools/Fuzz/DecoderFuzz.swift
 #   reader   LineReader (plain and gzip input, line limits, refills): Tools/Fuzz/ReaderFuzz.swift
@@ -22,11 +22,11 @@
 # Exits 1 when a target finds a crash (printing the artifact and the command that
 # reproduces it), 2 on a usage or build error. Extra libFuzzer flags: FUZZ_FLAGS="-jobs=2 ...".
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 ROOT=$PWD
 
 usage() {
-    echo "usage: scripts/fuzz.sh [decoder|reader|state|all] [SECONDS]" >&2
+    echo "usage: scripts/checks/fuzz.sh [decoder|reader|state|all] [SECONDS]" >&2
     exit 2
 }
 

@@ -10,7 +10,7 @@ It does what the documented API does with a write (POST /api/v2/write?org=&bucke
 With `close-first`, it closes the connection in the middle of the first write's body, with no
 answer, as a server that goes away mid-batch does.
 
-    scripts/influx2-fake.py PORT TOKEN ORG BUCKET LINES_FILE [close-first]
+    scripts/checks/influx2-fake.py PORT TOKEN ORG BUCKET LINES_FILE [close-first]
 """
 import gzip
 import http.server

@@ -12,7 +12,7 @@
 #    MB of random bytes on standard input, and fails if either peak is more than 20 MB above
 #    that of a run over 10 good lines.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 records=${MEMORY_TEST_RECORDS:-40000}
 bad_lines=${MEMORY_TEST_BAD_LINES:-10000000}
 random_mb=${MEMORY_TEST_RANDOM_MB:-64}
@@ -21,7 +21,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 swift build -c release "${scratch[@]}" --product avt-replay >/dev/null
 bin=$(swift build -c release "${scratch[@]}" --show-bin-path)
-loggen=$(scripts/loggen.sh)
+loggen=$(scripts/generate/loggen.sh)
 "$loggen" --records "$records" --files 24 --out "$work/small" 2>/dev/null
 "$loggen" --records $((records * 10)) --files 240 --out "$work/large" 2>/dev/null
 passed=0

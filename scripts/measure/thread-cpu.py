@@ -4,7 +4,7 @@
 kind, beside the wall time: which thread the others wait on. Reads /proc every 20 ms, so a
 thread that ends between two readings counts up to its last one.
 
-    scripts/thread-cpu.py [--json OUT.json] -- COMMAND [ARG...]"""
+    scripts/measure/thread-cpu.py [--json OUT.json] -- COMMAND [ARG...]"""
 import json, os, re, subprocess, sys, time
 
 args = sys.argv[1:]

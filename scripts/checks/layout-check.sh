@@ -8,12 +8,12 @@
 # LAYOUT_CHECK_OLD=PATH (an avt-loggen built before the layouts), also checks that the hourly
 # files are byte for byte what it writes.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 records=20000
 seed=7
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-loggen=$(scripts/loggen.sh release)
+loggen=$(scripts/generate/loggen.sh release)
 failed=0
 
 fail() {

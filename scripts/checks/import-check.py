@@ -8,7 +8,7 @@ that moving a module never leaves another one compiling only by the way of a thi
 the system and the toolchain are allowed anywhere except in EventModel, which uses the standard
 library alone (with Synchronization, which ships in it).
 
-Usage: scripts/import-check.py   (from anywhere; reads `swift package dump-package`)
+Usage: scripts/checks/import-check.py   (from anywhere; reads `swift package dump-package`)
 Exit 0 when every import is declared, 1 with one line per undeclared import otherwise.
 """
 
@@ -18,7 +18,7 @@ import re
 import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 # What the toolchain and the operating system provide: never a dependency in Package.swift.
 SYSTEM = {"Swift", "Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch",

@@ -2,8 +2,8 @@
 # Renders report.html in headless Chromium (Debian's `chromium`, from scripts/install-deps.sh) and
 # checks it:
 #   1. the report of samples/ must show every chart with every series in a screenshot
-#      (scripts/render-check.py), and every number on it must be the one its CSV file gives,
-#      with no reference to anything outside the page (scripts/page-check.py), as must the
+#      (scripts/checks/render-check.py), and every number on it must be the one its CSV file gives,
+#      with no reference to anything outside the page (scripts/checks/page-check.py), as must the
 #      report of the samples split by --group-by;
 #   2. loaded in Chromium, the page must log nothing to the console, request nothing but
 #      itself (Chromium's own update and sign-in requests aside; no name resolves, so nothing
@@ -19,7 +19,7 @@
 # With an argument, also copies the samples' screenshot there (docs/report.png is made so).
 # Uses the debug build of avt-replay (`swift build`).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -71,41 +71,41 @@ expect_failure() { # expect_failure WHAT MESSAGE COMMAND...: the command must fa
 replay="$(swift build --show-bin-path)/avt-replay"
 "$replay" --quiet --out "$work/samples" samples/*.jsonl.gz
 render "$work/samples/report.html" "$work/samples.png"
-scripts/render-check.py "$work/samples/report.html" "$work/samples.png"
+scripts/checks/render-check.py "$work/samples/report.html" "$work/samples.png"
 load "$work/samples/report.html" "$work/samples.dom"
 # The sorting script, clicked: the worst playbacks by watch time twice, the value propositions
 # by mean time to start once.
 sed 's|</body>|<script>var w = document.querySelectorAll("#worst th")[5]; w.click(); w.click(); document.querySelectorAll("#value-propositions th")[4].click();</script></body>|' \
     "$work/samples/report.html" >"$work/samples/sorted.html"
 load "$work/samples/sorted.html" "$work/sorted.dom"
-scripts/page-check.py "$work/samples/report.html" --dom "$work/samples.dom" --sorted "$work/sorted.dom"
+scripts/checks/page-check.py "$work/samples/report.html" --dom "$work/samples.dom" --sorted "$work/sorted.dom"
 expect_failure "the page as loaded, unsorted," "is not in order" \
-    scripts/page-check.py "$work/samples/report.html" --sorted "$work/samples.dom"
+    scripts/checks/page-check.py "$work/samples/report.html" --sorted "$work/samples.dom"
 
 "$replay" --quiet --out "$work/grouped" --group-by system,title --bucket 5m samples/*.jsonl.gz
 load "$work/grouped/report.html" "$work/grouped.dom"
-scripts/page-check.py "$work/grouped/report.html" --dom "$work/grouped.dom"
+scripts/checks/page-check.py "$work/grouped/report.html" --dom "$work/grouped.dom"
 
 # The hand-computed day (its summary.csv is checked against the hand's KPIs by KPIFixtureTests),
 # and a generated day of 5-minute buckets, split by title.
 "$replay" --quiet --out "$work/fixture" Tests/Fixtures/kpi-day.jsonl
 load "$work/fixture/report.html" "$work/fixture.dom"
-scripts/page-check.py "$work/fixture/report.html" --dom "$work/fixture.dom"
-"$(scripts/loggen.sh)" --records 20000 --files 3 --seed 7 --out "$work/generated-logs" >/dev/null
+scripts/checks/page-check.py "$work/fixture/report.html" --dom "$work/fixture.dom"
+"$(scripts/generate/loggen.sh)" --records 20000 --files 3 --seed 7 --out "$work/generated-logs" >/dev/null
 "$replay" --quiet --out "$work/generated" --bucket 5m --group-by title "$work/generated-logs"/*.jsonl || true
 load "$work/generated/report.html" "$work/generated.dom"
-scripts/page-check.py "$work/generated/report.html" --dom "$work/generated.dom"
+scripts/checks/page-check.py "$work/generated/report.html" --dom "$work/generated.dom"
 render "$work/generated/report.html" "$work/generated.png" 1200,2600
-scripts/render-check.py "$work/generated/report.html" "$work/generated.png"
+scripts/checks/render-check.py "$work/generated/report.html" "$work/generated.png"
 grep -q '<tfoot><tr class="rest"><td class="text">other (' "$work/generated/report.html" ||
     { echo "render-test: the generated day's breakdown by title has no row for the values under the floor" >&2; exit 1; }
 
 # Titles in emoji and CJK: each character of the page drawn with a glyph of some font.
 glyphs() { # glyphs REPORT_HTML NAME: renders the page's characters; checks each has a glyph
     local size
-    size=$(scripts/render-check.py --glyph-page "$1" "$work/$2-glyphs.html")
+    size=$(scripts/checks/render-check.py --glyph-page "$1" "$work/$2-glyphs.html")
     render "$work/$2-glyphs.html" "$work/$2-glyphs.png" "$size"
-    scripts/render-check.py --glyphs "$1" "$work/$2-glyphs.png"
+    scripts/checks/render-check.py --glyphs "$1" "$work/$2-glyphs.png"
 }
 mkdir -p "$work/unicode-logs"
 for log in samples/*.jsonl.gz; do
@@ -116,7 +116,7 @@ done
 grep -q '東京 🎬⚽ Live match' "$work/unicode/report.html" && grep -q '第42話 夜のドライブ 🌃🎞️' "$work/unicode/report.html" ||
     { echo "render-test: the titles in emoji and CJK are not on the page" >&2; exit 1; }
 render "$work/unicode/report.html" "$work/unicode.png"
-scripts/render-check.py "$work/unicode/report.html" "$work/unicode.png"
+scripts/checks/render-check.py "$work/unicode/report.html" "$work/unicode.png"
 glyphs "$work/unicode/report.html" unicode
 FONTCONFIG_FILE="$work/dejavu-only.conf"
 printf '<?xml version="1.0"?>\n<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>%s</cachedir></fontconfig>\n' \
@@ -134,21 +134,21 @@ expect_failure "a title with an unassigned code point" "U+0378" glyphs "$work/un
 "$replay" --quiet --out "$work/empty" "$work/empty.jsonl"
 render "$work/empty/report.html" "$work/empty.png"
 expect_failure "the report of an empty log, which must find no series," "has 0 pixels in the plot area" \
-    scripts/render-check.py "$work/empty/report.html" "$work/empty.png"
+    scripts/checks/render-check.py "$work/empty/report.html" "$work/empty.png"
 load "$work/empty/report.html" "$work/empty.dom"
 
 sed 's/<section id="trends">/<section id="trends" style="display: none">/; s/<section id="distributions">/<section id="distributions" style="display: none">/' \
     "$work/samples/report.html" >"$work/hidden.html"
 render "$work/hidden.html" "$work/hidden.png"
 expect_failure "a page with its charts hidden" "no pixel of its plot area" \
-    scripts/render-check.py "$work/samples/report.html" "$work/hidden.png"
+    scripts/checks/render-check.py "$work/samples/report.html" "$work/hidden.png"
 
 sed 's/data-col="vpf_pct">25.00</data-col="vpf_pct">25.01</' "$work/samples/report.html" >"$work/samples/changed.html"
 expect_failure "a page with a number changed" "the page shows '25.01', the CSV gives '25.00'" \
-    scripts/page-check.py "$work/samples/changed.html"
+    scripts/checks/page-check.py "$work/samples/changed.html"
 sed 's|</body>|<img src="http://avt-replay.invalid/pixel.png" alt=""></body>|' "$work/samples/report.html" \
     >"$work/samples/remote.html"
-expect_failure "a page with an image from elsewhere" "refers to a resource" scripts/page-check.py "$work/samples/remote.html"
+expect_failure "a page with an image from elsewhere" "refers to a resource" scripts/checks/page-check.py "$work/samples/remote.html"
 expect_failure "a page with an image from elsewhere" "http://avt-replay.invalid/pixel.png" \
     load "$work/samples/remote.html" "$work/remote.dom"
 sed 's|</body>|<script>undefinedFunction();</script></body>|' "$work/samples/report.html" >"$work/samples/error.html"

@@ -1,5 +1,5 @@
 // Counts Swift reference-count operations by object type and calling function: an
-// LD_PRELOAD library for scripts/rc-census.sh (a profiling aid, not part of the tool).
+// LD_PRELOAD library for scripts/measure/rc-census.sh (a profiling aid, not part of the tool).
 //
 // swift_retain, swift_release and their bridge-object forms are wrapped; each call is
 // counted under (the object's type metadata, the return address, retain or release), and

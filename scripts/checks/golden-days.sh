@@ -7,14 +7,14 @@
 # --finish, three shards merged, a device whose clock is 13 hours off), and
 # digests every report file of each (not run.json, which holds the run's duration).
 #
-#   scripts/golden-days.sh [--record] [BIN]
+#   scripts/checks/golden-days.sh [--record] [BIN]
 #
 # Without --record it compares with Tests/Golden/days.sha256 and lists every case and file that
 # differs (exit 1); with --record it writes that file. BIN: the avt-replay to run (default: a
 # release build of this checkout). A check, not a test: scripts/test.sh does not run it (it
 # takes a minute of replays after the release builds); docs/testing.md says when to.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 record=0
 if [ "${1:-}" = "--record" ]; then
     record=1
@@ -26,7 +26,7 @@ else
     swift build -c release --product avt-replay >&2
     bin="$(swift build -c release --show-bin-path)/avt-replay"
 fi
-loggen=$(scripts/loggen.sh release)
+loggen=$(scripts/generate/loggen.sh release)
 golden=Tests/Golden/days.sha256
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -2,7 +2,7 @@
 # Times avt-replay against zcat, pigz and DuckDB on the same generated corpus, and prints
 # the results as a Markdown table (standard output; progress goes to standard error).
 #
-#   scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] [--baseline BIN] RECORDS [FILES]
+#   scripts/measure/benchmark.sh [--rounds N] [--one-core] [--seed S] [--baseline BIN] RECORDS [FILES]
 #
 # - generates RECORDS records (avt-loggen, seed 42 unless --seed; ~80% avt, ~10% vp and
 #   app, ~10% marconi) in FILES hourly files (default 24), compressed with `pigz -n` (no
@@ -35,10 +35,10 @@
 # decompression, parsing and replay, not the disk. A benchmark, not a test: nothing in the
 # test suite measures time.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 usage() {
-    echo "usage: scripts/benchmark.sh [--rounds N] [--one-core] [--seed S] [--baseline BIN] RECORDS [FILES]" >&2
+    echo "usage: scripts/measure/benchmark.sh [--rounds N] [--one-core] [--seed S] [--baseline BIN] RECORDS [FILES]" >&2
     exit 2
 }
 
@@ -264,9 +264,9 @@ done
 # by its name: avt-decodeN (inflate, parse, decode), avt-read (the merge, dealing the records),
 # avt-engineN (the replay and the hand-overs), avt-write (encoding and writing the reports),
 # and the process's own thread (merging the engines' reports, noting problems).
-log "one more run of avt-replay, each thread's CPU counted (scripts/thread-cpu.py)"
+log "one more run of avt-replay, each thread's CPU counted (scripts/measure/thread-cpu.py)"
 rm -rf "$work/out"
-python3 scripts/thread-cpu.py --json "$work/threads.json" -- "$bin/avt-replay" --quiet --out "$work/out" \
+python3 scripts/measure/thread-cpu.py --json "$work/threads.json" -- "$bin/avt-replay" --quiet --out "$work/out" \
     "${inputs[@]}" >/dev/null
 
 # Allocations per record: jemalloc's own count of allocation requests (`nrequests` of all

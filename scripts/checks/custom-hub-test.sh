@@ -3,8 +3,8 @@
 # team's package would, and makes its own replay command (custom-replay: a hub that counts
 # quality changes, a metricalc that adds TimeBetweenQualityChanges); replays samples/ with it
 # and with avt-replay, and checks the custom attribute and metric and that every other output
-# is avt-replay's (scripts/custom-hub-check.py); then runs it night by night with --state, and
-# legacy-replay, whose metricalc cannot keep its state (scripts/custom-hub-nights.py).
+# is avt-replay's (scripts/checks/custom-hub-check.py); then runs it night by night with --state, and
+# legacy-replay, whose metricalc cannot keep its state (scripts/checks/custom-hub-nights.py).
 #
 # The version comes from a git repository of this working tree's files (tracked and untracked,
 # not ignored), committed and tagged with the version in Sources/ReplayApp/Version.swift, in
@@ -14,7 +14,7 @@
 # (samples/custom-hub/.build, which compiles this package a second time, in about a minute),
 # are made again only when the files changed.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 swift build --product avt-replay
 upstream=samples/custom-hub/.upstream/avt-replay
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/ReplayApp/Version.swift)
@@ -56,6 +56,6 @@ options=(--quiet --trace --trace-rejected --vp-duration open:complete --metrics 
 "$standard" "${options[@]}" --out "$work/standard" samples/*.jsonl.gz
 "$custom" "${options[@]}" --out "$work/custom" samples/*.jsonl.gz
 "$custom" --help > "$work/help.txt"
-python3 scripts/custom-hub-check.py "$work/standard" "$work/custom" "$work/help.txt"
+python3 scripts/checks/custom-hub-check.py "$work/standard" "$work/custom" "$work/help.txt"
 legacy="$(swift build --package-path samples/custom-hub --show-bin-path)/legacy-replay"
-python3 scripts/custom-hub-nights.py "$custom" "$legacy" "$work/custom" "$work"
+python3 scripts/checks/custom-hub-nights.py "$custom" "$legacy" "$work/custom" "$work"

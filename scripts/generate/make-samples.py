@@ -267,7 +267,7 @@ def write(path, records, late=(), members=1):
 
 
 def main():
-    out = pathlib.Path(__file__).resolve().parent.parent / "samples"
+    out = pathlib.Path(__file__).resolve().parents[2] / "samples"
     out.mkdir(exist_ok=True)
     tv = tv_across_hours(HOUR7 + 57 * 60000)
     hour8 = HOUR7 + 3600000

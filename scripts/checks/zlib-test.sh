@@ -8,7 +8,7 @@
 #    zlib gives the same entries, problems and reports as ISA-L.
 # Run after `swift build --build-tests` (scripts/test.sh).
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 for target in EventLog MetricsPush; do
     AVT_REPLAY_ZLIB=1 swift build --scratch-path .build-zlib --target "$target" >&2
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Nightly runs of the custom-hub sample's commands (scripts/custom-hub-test.sh).
+"""Nightly runs of the custom-hub sample's commands (scripts/checks/custom-hub-test.sh).
 
 CUSTOM LEGACY ONE_RUN WORK: custom-replay and legacy-replay, custom-replay's reports of
 samples/*.jsonl.gz in one run (with OPTIONS below), and a folder to work in.

@@ -2,7 +2,7 @@
 # A push to an InfluxDB that takes the connection and never answers (issue 51): each try must
 # end after the documented 30 s, and the waiting must cost almost no processor time.
 #
-#   scripts/fault-check.sh [--work DIR] [AVT_REPLAY]
+#   scripts/checks/fault-check.sh [--work DIR] [AVT_REPLAY]
 #
 # - builds avt-replay for release (unless AVT_REPLAY, a binary, is given);
 # - starts a server on loopback that accepts every connection and never answers (python3);
@@ -18,7 +18,7 @@
 #
 # Not run in CI: it takes a minute and a half, waiting.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 work=""
 bin=""
 while (($#)); do

@@ -4,12 +4,12 @@
 # Markdown table of docs/sharding.md: the CPU seconds (user + system) of each step, the records
 # each shard read, and the whole against one run.
 #
-#   scripts/shard-cost.sh [--records R] [--files F] [--seed S] [N ...]
+#   scripts/measure/shard-cost.sh [--records R] [--files F] [--seed S] [N ...]
 #
 # The day is avt-loggen's (hourly gzipped files), generated once into .build-bench and reused;
-# the binaries are the benchmark's (scripts/benchmark.sh): release, static Swift runtime.
+# the binaries are the benchmark's (scripts/measure/benchmark.sh): release, static Swift runtime.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 records=1000000
 files=24
