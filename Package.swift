@@ -136,6 +136,11 @@ let package = Package(
         .testTarget(
             name: "ReplayAppTests", dependencies: ["EventLog", "EventModel", "ProcessFiles", "Replay", "ReplayApp"]),
         .testTarget(name: "CWritebackTests", dependencies: ["CWriteback"]),
+        .testTarget(
+            name: "ReplayCLITests",
+            dependencies: [
+                "EventModel", "ReplayCLI", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -122,7 +122,7 @@ struct AvtReplayCommand: ParsableCommand {
         } catch {
             let code = exitCode(for: error)
             if code == .validationFailure {
-                printError(UsageError.explained(fullMessage(for: error), arguments: arguments))
+                printError(fullMessage(for: UsageError.cause(of: error, parsing: arguments, as: Self.self)))
                 Foundation.exit(ExitStatus.usage.rawValue)
             }
             exit(withError: error)

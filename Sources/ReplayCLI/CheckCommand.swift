@@ -49,6 +49,7 @@ struct CheckCommand: ParsableCommand {
     static let optionsName = "check-options.json"
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         try replay.requireFiles()
         let targets = OutputTargets(inputs: replay.files)
         if record { try targets.checkFolder("--expect", expect) }

@@ -12,6 +12,7 @@ struct DifferenceOptions: ParsableArguments {
     var maxDifferences = 5
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if maxDifferences < 0 { throw ValidationError("--max-differences must be 0 or more.") }
     }
 

@@ -4,7 +4,7 @@ import ReplayApp
 /// A length of time on the command line, in the form of Go's and Prometheus' durations: whole
 /// numbers each with a unit, `ms`, `s`, `m`, `h` or `d`, largest unit first, each unit once
 /// (`90s`, `30m`, `1h30m`, `2d`, `1d12h`, `1m30s500ms`).
-struct DurationArgument: ExpressibleByArgument, CustomStringConvertible {
+struct DurationArgument: CustomStringConvertible {
     /// The length in milliseconds.
     var milliseconds: Int64
     var description: String
@@ -24,17 +24,17 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible {
         description = minutes % 60 == 0 ? "\(minutes / 60)h" : "\(minutes)m"
     }
 
-    init?(argument: String) {
-        guard case .success(let milliseconds) = Self.parse(argument) else { return nil }
-        self.milliseconds = milliseconds
-        description = argument
-    }
-
-    /// What is wrong with `argument` as a duration, said as what is expected (`90`: "a duration
-    /// needs a unit: 90m? (units ms s m h d)"), or `nil` when it is one.
-    static func problem(with argument: String) -> String? {
-        guard case .failure(let problem) = parse(argument) else { return nil }
-        return problem.text
+    /// `argument` as a duration (the options' `transform`); the error says what is expected
+    /// (`90`: "a duration needs a unit: 90m? (units ms s m h d)"), and ArgumentParser puts it
+    /// after its own words for the option and value.
+    init(parsing argument: String) throws(ValidationError) {
+        switch Self.parse(argument) {
+        case .success(let milliseconds):
+            self.milliseconds = milliseconds
+            description = argument
+        case .failure(let problem):
+            throw ValidationError(problem.text)
+        }
     }
 
     private struct Problem: Error {
@@ -90,5 +90,20 @@ struct DurationArgument: ExpressibleByArgument, CustomStringConvertible {
         }
         guard total > 0 else { return .failure(Problem(text: "a duration must be longer than 0")) }
         return .success(total)
+    }
+}
+
+extension DurationArgument {
+    /// The defaults of the options that take a duration.
+    static let maxLatenessDefault = DurationArgument(minutes: 30)
+    static let idleGapDefault = DurationArgument(minutes: 12 * 60)
+    static let bucketDefault = DurationArgument(minutes: 60)
+}
+
+extension ArgumentHelp {
+    /// The help of an option that takes a duration, naming its default as ArgumentParser does
+    /// for other options (it names none for an option parsed by a `transform`).
+    static func duration(_ abstract: String, default value: DurationArgument) -> ArgumentHelp {
+        ArgumentHelp("\(abstract) (default: \(value))", valueName: "duration")
     }
 }

@@ -15,6 +15,7 @@ struct FlushCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if !push.isEnabled {
             throw ValidationError("Name the server(s) to send to: --influx URL and/or --graphite HOST:PORT.")
         }

@@ -35,6 +35,7 @@ struct MergeCommand: ParsableCommand {
     var partial = false
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if shards.isEmpty {
             throw ValidationError("Give the report folders of the shards to merge.")
         }

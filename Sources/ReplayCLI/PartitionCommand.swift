@@ -30,10 +30,11 @@ struct PartitionCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp(
+        help: .duration(
             "The reorder window the shards will replay with (their --max-lateness): it places the late records.",
-            valueName: "duration"))
-    var maxLateness = DurationArgument(minutes: 30)
+            default: DurationArgument.maxLatenessDefault),
+        transform: DurationArgument.init(parsing:))
+    var maxLateness = DurationArgument.maxLatenessDefault
 
     @Option(
         name: .long,
@@ -46,6 +47,7 @@ struct PartitionCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if files.isEmpty { throw ValidationError("Give the event-log files to partition.") }
         if !(1...4_096).contains(shards) { throw ValidationError("--shards must be from 1 to 4096, not \(shards).") }
         if files.contains("-") { throw ValidationError("partition reads files, not standard input.") }

@@ -37,6 +37,7 @@ struct PushOptions: ParsableArguments {
     var isEnabled: Bool { influx != nil || graphite != nil }
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if influx != nil {
             do {
                 _ = try influxSink()

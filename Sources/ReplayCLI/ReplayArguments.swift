@@ -61,6 +61,7 @@ struct ReplayArguments: ParsableArguments {
     }
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if files.count(where: { $0 == "-" }) > 1 {
             throw ValidationError("Standard input (-) can be read only once.")
         }
@@ -175,22 +176,25 @@ extension ReplayArguments {
             name: .long,
             help: ArgumentHelp(
                 "Report only the sessions whose first record is at or after this time: a date (2025-11-20, UTC), an RFC 3339 time, or epoch seconds or milliseconds (told apart by magnitude).",
-                valueName: "time"))
+                valueName: "time"),
+            transform: TimeArgument.init(parsing:))
         var since: TimeArgument?
 
         @Option(
             name: .long,
             help: ArgumentHelp(
                 "Report only the sessions whose first record is before this time (as --since).",
-                valueName: "time"))
+                valueName: "time"),
+            transform: TimeArgument.init(parsing:))
         var until: TimeArgument?
 
         @Option(
             name: .long,
-            help: ArgumentHelp(
+            help: .duration(
                 "How much later than a record after it in time a record may come in its file and still be replayed in order (90s, 30m, 1h30m).",
-                valueName: "duration"))
-        var maxLateness = DurationArgument(minutes: 30)
+                default: DurationArgument.maxLatenessDefault),
+            transform: DurationArgument.init(parsing:))
+        var maxLateness = DurationArgument.maxLatenessDefault
 
         @Option(
             name: .long,
@@ -201,10 +205,11 @@ extension ReplayArguments {
 
         @Option(
             name: .long,
-            help: ArgumentHelp(
+            help: .duration(
                 "Forget an instrument, app or player after this long without records, in log time (90s, 1h30m, 2d); a later record starts a new life.",
-                valueName: "duration"))
-        var idleGap = DurationArgument(minutes: 12 * 60)
+                default: DurationArgument.idleGapDefault),
+            transform: DurationArgument.init(parsing:))
+        var idleGap = DurationArgument.idleGapDefault
 
     }
 
@@ -218,9 +223,11 @@ extension ReplayArguments {
 
         @Option(
             name: .long,
-            help: ArgumentHelp(
-                "The time buckets of summary.csv and aggregates.csv, from 1m to 1d.", valueName: "duration"))
-        var bucket = DurationArgument(minutes: 60)
+            help: .duration(
+                "The time buckets of summary.csv and aggregates.csv, from 1m to 1d.",
+                default: DurationArgument.bucketDefault),
+            transform: DurationArgument.init(parsing:))
+        var bucket = DurationArgument.bucketDefault
 
         @Option(
             name: .long,

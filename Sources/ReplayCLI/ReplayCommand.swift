@@ -40,6 +40,7 @@ struct ReplayCommand: ParsableCommand {
     var shard: ShardArgument? { scale.shard }
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if let first = replay.files.first, Self.looksLikeASubcommand(first) {
             throw ValidationError(
                 "'\(first)' is neither a file nor a subcommand ("
@@ -231,7 +232,8 @@ extension ReplayCommand {
             name: .long,
             help: ArgumentHelp(
                 "Replay only the sessions whose id hashes to shard K of N (reading all input), and write what merge needs to combine the N shards' reports.",
-                valueName: "k/n"))
+                valueName: "k/n"),
+            transform: ShardArgument.init(parsing:))
         var shard: ShardArgument?
     }
 }

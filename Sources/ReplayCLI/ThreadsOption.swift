@@ -13,6 +13,7 @@ struct ThreadsOption: ParsableArguments {
     static let maximum = 256
 
     func validate() throws {
+        guard UsageError.checksValues else { return }
         if let threads, !(1...Self.maximum).contains(threads) {
             throw ValidationError("--threads must be from 1 to \(Self.maximum), not \(threads).")
         }

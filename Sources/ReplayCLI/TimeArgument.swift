@@ -8,7 +8,7 @@ import ReportEncoding
 /// (`2025-11-20T07:00:00Z`), or epoch seconds or milliseconds, told apart by magnitude: a
 /// number under 100,000,000,000 is seconds (up to the year 5138), a larger one milliseconds
 /// (from 1973 on).
-struct TimeArgument: ExpressibleByArgument {
+struct TimeArgument {
     var timestamp: Timestamp
     /// How an epoch number was read, when the other reading is plausible too: a number of
     /// seconds after 2100, or of milliseconds before 2000.
@@ -19,7 +19,7 @@ struct TimeArgument: ExpressibleByArgument {
     /// The largest number read as seconds.
     static let largestSeconds: Int64 = 99_999_999_999
 
-    init?(argument: String) {
+    private init?(reading argument: String) {
         self.argument = argument
         if let number = Int64(argument) {
             let isSeconds = number.magnitude <= Self.largestSeconds.magnitude
@@ -44,10 +44,13 @@ struct TimeArgument: ExpressibleByArgument {
 }
 
 extension TimeArgument {
-    /// What is wrong with `argument` as a time, said as what is expected; `nil` when it is one.
-    static func problem(with argument: String) -> String? {
-        guard TimeArgument(argument: argument) == nil else { return nil }
-        return "a time is a date (2025-11-20, midnight UTC), an RFC 3339 time (2025-11-20T07:00:00Z) "
-            + "or epoch seconds or milliseconds"
+    /// `argument` as a time (the options' `transform`); the error says what is expected.
+    init(parsing argument: String) throws(ValidationError) {
+        guard let time = TimeArgument(reading: argument) else {
+            throw ValidationError(
+                "a time is a date (2025-11-20, midnight UTC), an RFC 3339 time (2025-11-20T07:00:00Z) "
+                    + "or epoch seconds or milliseconds")
+        }
+        self = time
     }
 }
