@@ -12,9 +12,16 @@ struct CommandRunner {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The binary beside the test bundle in the build folder.
-    static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("avt-replay")
+    /// The folder of the binaries the tests run: `AVT_REPLAY_BINARIES` when set (the test
+    /// command gives its release build's: a debug binary costs some ten times the CPU, 0.2 s
+    /// to start alone), else the build folder of the test bundle (`swift build --build-tests`
+    /// builds them beside it).
+    static let binaries =
+        ProcessInfo.processInfo.environment["AVT_REPLAY_BINARIES"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+
+    /// The replay binary (in ``binaries``).
+    static let binary = binaries.appendingPathComponent("avt-replay")
 
     /// The README's main command's arguments, without the input files.
     static let mainArguments = ["--trace", "--trace-rejected", "--vp-duration", "open:complete"]
@@ -26,8 +33,8 @@ struct CommandRunner {
         return names.filter { $0.hasSuffix(".jsonl.gz") }.sorted().map { folder.appendingPathComponent($0).path }
     }
 
-    /// The log generator, beside the test bundle too (`swift build --build-tests` builds it).
-    static let loggen = binary.deletingLastPathComponent().appendingPathComponent("avt-loggen")
+    /// The log generator (in ``binaries`` too).
+    static let loggen = binaries.appendingPathComponent("avt-loggen")
 
     static func run(
         _ arguments: [String], standardInput: Data? = nil, executable: URL = binary,

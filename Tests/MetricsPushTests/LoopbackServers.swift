@@ -176,10 +176,13 @@ final class FakeInflux: Sendable {
     }
 }
 
-/// Runs the built `avt-replay` binary beside the test bundle, as an operator would.
+/// Runs the built `avt-replay` binary, as an operator would: the one in `AVT_REPLAY_BINARIES`
+/// when set (the test command's release build), else the one beside the test bundle.
 struct AvtReplay {
-    static let binary = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().appendingPathComponent("avt-replay")
+    static let binary =
+        (ProcessInfo.processInfo.environment["AVT_REPLAY_BINARIES"].map { URL(fileURLWithPath: $0) }
+        ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
+        .appendingPathComponent("avt-replay")
 
     /// The package's root folder.
     static let packageRoot = URL(fileURLWithPath: #filePath)

@@ -104,12 +104,15 @@ struct DecodeThreadsTests {
         #expect(reading.wrongKeyDigests == 0, "\(what)", sourceLocation: sourceLocation)
     }
 
-    /// Generates a log with avt-loggen (built beside the test bundle by `swift build
-    /// --build-tests`) into a new folder under `directory`; returns its files, sorted.
+    /// Generates a log with avt-loggen (the one in `AVT_REPLAY_BINARIES` when set, else the
+    /// one `swift build --build-tests` builds beside the test bundle) into a new folder under
+    /// `directory`; returns its files, sorted.
     static func generate(_ arguments: [String], in directory: TemporaryDirectory) throws -> [String] {
         let folder = directory.url.appendingPathComponent(UUID().uuidString)
-        let loggen = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("avt-loggen")
+        let loggen =
+            (ProcessInfo.processInfo.environment["AVT_REPLAY_BINARIES"].map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
+            .appendingPathComponent("avt-loggen")
         let status = try runProcess(loggen, arguments + ["--out", folder.path]).status
         #expect(status == 0, "avt-loggen \(arguments) failed: swift build --build-tests builds it")
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
