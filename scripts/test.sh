@@ -10,7 +10,8 @@
 # carbon (installed and run on loopback by scripts/checks/metrics-servers.sh), the custom-hub
 # sample package (scripts/checks/custom-hub-test.sh), the replay's threads under
 # ThreadSanitizer (scripts/checks/tsan-test.sh), the memory test (a release build) and the
-# Spark job in local mode (examples/spark/test.sh). Arguments go to swift test (e.g. --filter).
+# Spark job in local mode on the release build (examples/spark/test.sh --release). Arguments
+# go to swift test (e.g. --filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
@@ -30,4 +31,4 @@ scripts/checks/integration-test.sh
 scripts/checks/custom-hub-test.sh
 scripts/checks/tsan-test.sh
 scripts/checks/memory-test.sh
-examples/spark/test.sh
+examples/spark/test.sh --release
