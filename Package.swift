@@ -15,7 +15,8 @@ let gzipCodecs: [Target.Dependency] = buildsIsal ? ["CZlib", "CIsal"] : ["CZlib"
 let gzipSettings: [SwiftSetting] = buildsIsal ? [.define("AVT_REPLAY_ISAL")] : []
 
 /// Module layers, each importing only the ones listed before it:
-/// EventModel → OpenAVT, ValueProposition, Marconi → Replay → ReportEncoding;
+/// TextFormat (numbers and JSON into bytes) → EventModel → OpenAVT, ValueProposition, Marconi → Replay →
+/// ReportEncoding;
 /// CIsal, CZlib, CSimdjson → EventLog; CIsal, CZlib, CCurl → MetricsPush; ReportDiff on its own; all of them →
 /// ReplayApp (a run: reading, merging, replaying, the report set, state, shards, merge) →
 /// ReplayCLI (the command line over it, a library so that other packages can build their own
@@ -49,7 +50,8 @@ let package = Package(
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
-        .target(name: "EventModel"),
+        .target(name: "TextFormat"),
+        .target(name: "EventModel", dependencies: ["TextFormat"]),
         .target(name: "OpenAVT", dependencies: ["EventModel"]),
         .target(name: "ValueProposition", dependencies: ["EventModel"]),
         .target(name: "Marconi", dependencies: ["EventModel"]),
@@ -63,7 +65,8 @@ let package = Package(
             ]
         ),
         .target(
-            name: "ReportEncoding", dependencies: ["EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay"]),
+            name: "ReportEncoding",
+            dependencies: ["TextFormat", "EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay"]),
         .systemLibrary(name: "CIsal", providers: [.apt(["libisal-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // libcurl, for InfluxDB's requests with timeouts of their own (MetricsPush/CurlPost.swift).
@@ -74,7 +77,9 @@ let package = Package(
             cxxSettings: isDependency ? [] : [.unsafeFlags(["-O3"])],
             linkerSettings: [.linkedLibrary("simdjson")]
         ),
-        .target(name: "EventLog", dependencies: ["EventModel", "CSimdjson"] + gzipCodecs, swiftSettings: gzipSettings),
+        .target(
+            name: "EventLog", dependencies: ["TextFormat", "EventModel", "CSimdjson"] + gzipCodecs,
+            swiftSettings: gzipSettings),
         .target(name: "CMallocTuning"),
         .target(name: "CWriteback"),
         .target(name: "CExchange"),
@@ -87,8 +92,8 @@ let package = Package(
         .target(
             name: "ReplayApp",
             dependencies: [
-                "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CWriteback",
-                "CExchange",
+                "TextFormat", "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog",
+                "CWriteback", "CExchange",
                 "CMemoryHints", "CThreadName", "ProcessFiles", "ReportDiff",
                 // zlib's CRC-32, the checksums of a state file (ReplayApp/StateChecksum.swift).
                 "CZlib",
@@ -99,8 +104,8 @@ let package = Package(
         .target(
             name: "ReplayCLI",
             dependencies: [
-                "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog", "CMallocTuning",
-                "MetricsPush", "ReportDiff", "ReplayApp",
+                "TextFormat", "EventModel", "OpenAVT", "ValueProposition", "Replay", "ReportEncoding", "EventLog",
+                "CMallocTuning", "MetricsPush", "ReportDiff", "ReplayApp",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -127,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "ReportEncodingTests",
             dependencies: [
-                "EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay", "ReportEncoding", "ReplayTestSupport",
+                "TextFormat", "EventModel", "OpenAVT", "ValueProposition", "Marconi", "Replay", "ReportEncoding",
+                "ReplayTestSupport",
             ]),
         .testTarget(name: "EventLogTests", dependencies: ["EventModel", "EventLog"]),
         .testTarget(name: "MetricsPushTests", dependencies: ["MetricsPush"]),

@@ -1,5 +1,6 @@
 import CSimdjson
 import EventModel
+import TextFormat
 
 /// Turns one line of an event log into a `Record`, or a reason to reject it.
 ///
@@ -354,7 +355,9 @@ public final class RecordDecoder {
                 guard let text = entry.value.string else {
                     return .failure(Rejection("\(Self.quoted(field + "." + key.rawValue)) is not valid JSON"))
                 }
-                guard let canonical = JSONText.canonical(UnsafeRawBufferPointer(start: text, count: entry.value.length))
+                guard
+                    let canonical = CanonicalJSON.canonical(
+                        UnsafeRawBufferPointer(start: text, count: entry.value.length))
                 else {
                     return .failure(Rejection("\(Self.quoted(field + "." + key.rawValue)) is not valid JSON"))
                 }

@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A typed attribute value: what a tracker getter, a hub or a record can put on an event.
 ///
 /// JSON numbers written without a fraction or exponent are ``int(_:)``; all others are ``double(_:)``.
@@ -7,7 +9,7 @@ public enum AttributeValue: Hashable, Sendable {
     case double(Double)
     case bool(Bool)
     /// A JSON object or array (a value-proposition attribute may nest), as its canonical
-    /// compact text (`JSONText.canonical(_:)`): equal JSON values have equal texts.
+    /// compact text (`CanonicalJSON.canonical(_:)`): equal JSON values have equal texts.
     case json(String)
 
     /// The value as an integer, if it is one.
@@ -70,10 +72,8 @@ extension AttributeValue {
     /// The value as a JSON value compares: a number that is whole and fits in 64 bits as an
     /// integer (`123.0` is `123`), anything else as it is.
     package var jsonCanonical: AttributeValue {
-        guard case .double(let number) = self, number.rounded(.towardZero) == number,
-            number >= -9.223_372_036_854_775_808e18, number < 9.223_372_036_854_775_808e18
-        else { return self }
-        return .int(Int64(number))
+        guard case .double(let number) = self, let integer = CanonicalJSON.wholeInteger(number) else { return self }
+        return .int(integer)
     }
 }
 

@@ -7,9 +7,17 @@ protocol JSONLineFile: Encodable {}
 extension JSONLineFile {
     /// The file's bytes.
     func encoded() throws -> [UInt8] {
+        Array(try JSONEncoder.stateFiles.encode(self)) + [UInt8(ascii: "\n")]
+    }
+}
+
+extension JSONEncoder {
+    /// Foundation's encoder as the state files write their Codable values: keys sorted, slashes
+    /// unescaped, no whitespace. Every other JSON the tool writes goes through `JSONWriter`.
+    static var stateFiles: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return Array(try encoder.encode(self)) + [UInt8(ascii: "\n")]
+        return encoder
     }
 }
 

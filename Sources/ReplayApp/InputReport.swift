@@ -3,6 +3,7 @@ import EventModel
 import Foundation
 import Replay
 import ReportEncoding
+import TextFormat
 
 /// An input line that was not replayed, or a file that could not be read whole.
 enum InputProblem {

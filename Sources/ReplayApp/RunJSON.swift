@@ -1,6 +1,7 @@
 import Foundation
 import Replay
 import ReportEncoding
+import TextFormat
 
 /// `run.json`: what one run did, for cron wrappers and monitoring to read instead of standard
 /// error (its fields: docs/run-json.md). Written at the end of every run that got past its

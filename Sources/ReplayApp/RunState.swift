@@ -4,6 +4,7 @@ import Foundation
 import OpenAVT
 import Replay
 import ReportEncoding
+import TextFormat
 
 /// `--state FILE`: what a run leaves for the next one to go on with, so that runs over
 /// consecutive inputs write the rows one run over all of them writes.
@@ -254,8 +255,7 @@ enum RunState {
     /// named in the message).
     static func write(_ saved: Saved, into writer: ReportWriter) throws(Failure) {
         writer.append(headerLine(of: saved) + [UInt8(ascii: "\n")])
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let encoder = JSONEncoder.stateFiles
         do {
             if let carried = saved.carried {
                 let body = Array(#"{"carried":"#.utf8) + Array(try encoder.encode(carried))

@@ -2,6 +2,7 @@ import EventModel
 import Foundation
 import Replay
 import ReportEncoding
+import TextFormat
 
 /// `sessions.index`, written by a sharded run (`--shard`): where each session's rows are in
 /// the files written session by session, so that `merge` can put the sessions of all shards

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReplayApp
 import ReportDiff
+import TextFormat
 
 /// `avt-replay check --expect DIR FILE...`: replays as `replay` does, into a temporary folder,
 /// and compares the reports with the stored set in `DIR`; with `--record`, rewrites `DIR`.
@@ -205,13 +206,20 @@ struct CheckCommand: ParsableCommand {
 
     /// `check-options.json`: `{"format":"avt-replay check options","options":[...],"version":"0.9.0"}`.
     static func optionsFile(_ options: [String]) -> [UInt8] {
-        let object: [String: Any] = [
-            "format": "avt-replay check options", "version": AvtReplayVersion.current, "options": options,
-        ]
-        let data =
-            (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
-            ?? Data()
-        return Array(data) + [UInt8(ascii: "\n")]
+        var bytes: [UInt8] = []
+        var json = JSONWriter()
+        json.beginObject(into: &bytes)
+        json.key("format", into: &bytes)
+        json.string("avt-replay check options", into: &bytes)
+        json.key("options", into: &bytes)
+        json.beginArray(into: &bytes)
+        for option in options { json.string(option, into: &bytes) }
+        json.endArray(into: &bytes)
+        json.key("version", into: &bytes)
+        json.string(AvtReplayVersion.current, into: &bytes)
+        json.endObject(into: &bytes)
+        json.endLine(into: &bytes)
+        return bytes
     }
 
     /// A new empty folder under the system's temporary folder, or nil.

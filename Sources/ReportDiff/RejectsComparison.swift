@@ -13,7 +13,7 @@ package enum RejectsComparison {
         var fields: [String] = []
         for name in (old + new).flatMap(\.names) where !fields.contains(name) { fields.append(name) }
         return KeyedRows.differences(before: old.map(\.row), after: new.map(\.row), columns: fields) { cells in
-            let file = JSONText.text(cells["file"] ?? "").plain
+            let file = WrittenJSON.text(cells["file"] ?? "").plain
             let line = cells["line"] ?? "null"
             return "reject of \(file)" + (line == "null" ? " (the whole file)" : ":\(line)")
         }
@@ -25,7 +25,7 @@ package enum RejectsComparison {
         guard let rows = rows(bytes) else { return nil }
         var seen: Set<String> = []
         return rows.compactMap { row in
-            let name = JSONText.text(row.row.cells["file"] ?? "").plain
+            let name = WrittenJSON.text(row.row.cells["file"] ?? "").plain
             return seen.insert(name).inserted ? name : nil
         }
     }
@@ -53,7 +53,7 @@ package enum RejectsComparison {
     {
         var rows: [(row: KeyedRow, names: [String])] = []
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
-            guard let members = try? JSONText.members(of: line) else { return nil }
+            guard let members = try? WrittenJSON.members(of: line) else { return nil }
             var cells: [String: String] = [:]
             for member in members where cells[member.key] == nil {
                 switch member.value {
@@ -61,7 +61,7 @@ package enum RejectsComparison {
                 case .object: cells[member.key] = "{…}"
                 }
             }
-            if let file = cells["file"], let name = renaming[JSONText.text(file).plain] {
+            if let file = cells["file"], let name = renaming[WrittenJSON.text(file).plain] {
                 cells["file"] = "\"" + name + "\""
             }
             rows.append(

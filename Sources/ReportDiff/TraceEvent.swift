@@ -16,26 +16,26 @@ struct TraceEvent {
     /// Reads what identifies one line of the trace (its attributes are read by ``fields()``,
     /// only for a line that differs).
     ///
-    /// - Throws: ``JSONText/ParseError`` when the line is not a JSON object.
-    init(line: ArraySlice<UInt8>) throws(JSONText.ParseError) {
+    /// - Throws: ``WrittenJSON/ParseError`` when the line is not a JSON object.
+    init(line: ArraySlice<UInt8>) throws(WrittenJSON.ParseError) {
         self.line = line
-        let members = try JSONText.members(of: line, nested: false)
-        func plain(_ key: String) -> String { JSONText.value(key, in: members)?.plain ?? "?" }
+        let members = try WrittenJSON.members(of: line, nested: false)
+        func plain(_ key: String) -> String { WrittenJSON.value(key, in: members)?.plain ?? "?" }
         let type = plain("type")
         switch type {
         case "avt":
             sequence = "instrument \(plain("instrument")), tracker \(plain("tracker"))"
             sequenceKeys = ["type", "instrument", "tracker"]
-            identity = plain("action") + (JSONText.value("rejected", in: members) == nil ? "" : ", rejected")
+            identity = plain("action") + (WrittenJSON.value("rejected", in: members) == nil ? "" : ", rejected")
         case "vp":
             sequence = "app \(plain("app")), value proposition \(plain("name"))"
             sequenceKeys = ["type", "app", "name"]
-            if JSONText.value("error", in: members) != nil {
+            if WrittenJSON.value("error", in: members) != nil {
                 identity = "\(plain("error")) on \(plain("action"))"
-            } else if case .text(let text)? = JSONText.value("attrs", in: members),
-                let attributes = try? JSONText.members(of: ArraySlice(text.utf8), nested: false)
+            } else if case .text(let text)? = WrittenJSON.value("attrs", in: members),
+                let attributes = try? WrittenJSON.members(of: ArraySlice(text.utf8), nested: false)
             {
-                identity = JSONText.value("status", in: attributes)?.plain ?? "event"
+                identity = WrittenJSON.value("status", in: attributes)?.plain ?? "event"
             } else {
                 identity = "event"
             }
@@ -55,7 +55,7 @@ struct TraceEvent {
     /// `metric StartTime`, `meta artist`, `rejected`, ...), in the order of the line; the
     /// whole line as `line` if an inner object is not valid JSON.
     func fields() -> [(name: String, value: String)] {
-        guard let members = try? JSONText.members(of: line) else {
+        guard let members = try? WrittenJSON.members(of: line) else {
             return [("line", String(decoding: line, as: UTF8.self))]
         }
         var fields: [(name: String, value: String)] = []
@@ -69,7 +69,7 @@ struct TraceEvent {
     private static let prefixes = ["attrs": "attribute ", "metrics": "metric ", "meta": "meta "]
 
     private static func flatten(
-        _ value: JSONText, name: String, prefix: String?, into fields: inout [(name: String, value: String)]
+        _ value: WrittenJSON, name: String, prefix: String?, into fields: inout [(name: String, value: String)]
     ) {
         switch value {
         case .text(let text): fields.append((name, text))

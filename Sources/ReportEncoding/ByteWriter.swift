@@ -1,3 +1,5 @@
+import TextFormat
+
 /// A growing run of bytes written through a pointer, for the encoders' hottest loops.
 ///
 /// Appending to an `[UInt8]` checks that the array is uniquely referenced and goes through

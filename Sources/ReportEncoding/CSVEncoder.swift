@@ -1,3 +1,5 @@
+import TextFormat
+
 /// Writes CSV rows (RFC 4180) into a byte buffer, one cell at a time.
 ///
 /// A field is quoted only when it contains a comma, a double quote, CR or LF; a double

@@ -1,4 +1,5 @@
 import EventModel
+import TextFormat
 
 /// Writes records back as event-log lines (the input format), as `RecordDecoder` reads them.
 ///

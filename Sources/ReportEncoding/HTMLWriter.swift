@@ -1,3 +1,5 @@
+import TextFormat
+
 /// Appends HTML (and inline SVG) to a byte buffer: markup as given, text escaped, numbers
 /// without locale (``DecimalFormatting``).
 struct HTMLWriter {

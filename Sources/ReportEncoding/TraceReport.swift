@@ -2,6 +2,7 @@ import EventModel
 import Marconi
 import OpenAVT
 import Replay
+import TextFormat
 import ValueProposition
 
 /// `events.jsonl`: the trace, one JSON object a line, in output order.

@@ -1,5 +1,6 @@
 import EventModel
 import Replay
+import TextFormat
 
 /// `vp_sessions.csv`: one row per value-proposition session, in the order given (sessions as they close).
 public enum VPSessionsReport: CSVReport {

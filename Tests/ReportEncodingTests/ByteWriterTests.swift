@@ -1,4 +1,5 @@
 import Testing
+import TextFormat
 
 @testable import ReportEncoding
 

@@ -1,6 +1,7 @@
 import EventModel
 import ReportEncoding
 import Testing
+import TextFormat
 
 @Suite("JSON writing")
 struct JSONWriterTests {

@@ -2,6 +2,7 @@ import EventModel
 import Replay
 import ReportEncoding
 import Testing
+import TextFormat
 import ValueProposition
 
 @Suite("events.jsonl")

@@ -1,19 +1,20 @@
-/// Locale-free number formatting shared by the encoders: every routine appends ASCII bytes.
+/// Locale-free number formatting shared by the encoders (JSON, CSV, HTML, line protocol): every routine appends ASCII bytes.
 ///
 /// Integers are written digit by digit (no `String` is made); doubles use the shortest
 /// decimal form that reads back as the same `Double` (Swift's `description`, which is
 /// locale-independent: `0.1`, `100.0`, `1e-05`, `1e+21`, `-0.0`). Non-finite doubles are
 /// the callers' business: each encoder documents what it does with them.
-enum DecimalFormatting {
+package enum DecimalFormatting {
     /// Appends `value` in decimal, with a leading `-` when negative (`Int64.min` included).
-    @inline(__always)
-    static func appendInt64(_ value: Int64, into buffer: inout [UInt8]) {
+    @inlinable @inline(__always)
+    package static func appendInt64(_ value: Int64, into buffer: inout [UInt8]) {
         if value < 0 { buffer.append(UInt8(ascii: "-")) }
         appendUInt64(value.magnitude, into: &buffer)
     }
 
     /// Appends `value` in decimal, through a stack buffer (``writeDigits(of:endingAt:)``).
-    static func appendUInt64(_ value: UInt64, into buffer: inout [UInt8]) {
+    @inlinable
+    package static func appendUInt64(_ value: UInt64, into buffer: inout [UInt8]) {
         // 20 digits hold UInt64.max.
         var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
         withUnsafeMutableBytes(of: &digits) { raw in
@@ -27,8 +28,8 @@ enum DecimalFormatting {
 
     /// Writes the decimal digits of `value` (as many as ``decimalDigits(_:)`` counts) just before
     /// `end`, two at a time from the last.
-    @inline(__always)
-    static func writeDigits(of value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) {
+    @inlinable @inline(__always)
+    package static func writeDigits(of value: UInt64, endingAt end: UnsafeMutablePointer<UInt8>) {
         var end = end
         var rest = value
         let pairs = digitPairs.utf8Start
@@ -50,7 +51,7 @@ enum DecimalFormatting {
     }
 
     /// "00", "01", ... "99": the two digits of every number below 100.
-    private static let digitPairs: StaticString = """
+    @usableFromInline static let digitPairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
         8081828384858687888990919293949596979899
@@ -58,7 +59,8 @@ enum DecimalFormatting {
 
     /// The number of decimal digits of `value` (1 for 0): from its bit length, which gives the
     /// count or one less, told apart by one comparison.
-    static func decimalDigits(_ value: UInt64) -> Int {
+    @inlinable
+    package static func decimalDigits(_ value: UInt64) -> Int {
         let bits = UInt64.bitWidth - (value | 1).leadingZeroBitCount
         // ⌊bits × log10(2)⌋ (exact with 1233/4096 up to 64 bits): the digits of a number of this
         // length, or one less.
@@ -67,7 +69,7 @@ enum DecimalFormatting {
     }
 
     /// 10^0 through 10^19.
-    private static let powersOfTen: [UInt64] = [
+    @usableFromInline static let powersOfTen: [UInt64] = [
         1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000,
         10_000_000_000, 100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000,
         1_000_000_000_000_000, 10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000,
@@ -75,8 +77,8 @@ enum DecimalFormatting {
     ]
 
     /// Appends the shortest round-trip decimal form of a finite `value` (`description`).
-    @inline(__always)
-    static func appendShortest(_ value: Double, into buffer: inout [UInt8]) {
+    @inlinable @inline(__always)
+    package static func appendShortest(_ value: Double, into buffer: inout [UInt8]) {
         buffer.append(contentsOf: value.description.utf8)
     }
 
@@ -85,7 +87,7 @@ enum DecimalFormatting {
     /// denominator is zero.
     ///
     /// A result that rounds to zero is written `0.00`, never `-0.00`.
-    static func appendFixed2(numerator: Int128, denominator: Int128, into buffer: inout [UInt8]) -> Bool {
+    package static func appendFixed2(numerator: Int128, denominator: Int128, into buffer: inout [UInt8]) -> Bool {
         if denominator == 0 { return false }
         let negative = (numerator < 0) != (denominator < 0)
         let num = numerator.magnitude
@@ -111,7 +113,7 @@ enum DecimalFormatting {
     /// for NaN or an infinity.
     ///
     /// A result that rounds to zero is written `0.00`, never `-0.00`.
-    static func appendFixed2(_ value: Double, into buffer: inout [UInt8]) -> Bool {
+    package static func appendFixed2(_ value: Double, into buffer: inout [UInt8]) -> Bool {
         guard value.isFinite else { return false }
         // Decompose the shortest form "[-]digits[.digits][e[+-]digits]".
         var digits: [UInt8] = []

@@ -1,51 +1,12 @@
-/// JSON text as the reports write it, and the canonical form of nested attribute values.
-package enum JSONText {
-    /// Appends `value` as a quoted JSON string: `"` and `\` escaped, control characters as `\b`,
-    /// `\f`, `\n`, `\r`, `\t` or `\u00xx` (lowercase hex), everything else, non-ASCII UTF-8
-    /// included, unchanged.
-    package static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
-        buffer.append(UInt8(ascii: "\""))
-        let utf8 = value.utf8
-        var clean = true
-        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-            clean = false
-            break
-        }
-        if clean {
-            buffer.append(contentsOf: utf8)
-        } else {
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\\")); buffer.append(byte)
-                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(byte)
-                case 0x08: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "b"))
-                case 0x09: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
-                case 0x0A: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
-                case 0x0C: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "f"))
-                case 0x0D: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
-                case 0x00..<0x20:
-                    buffer.append(contentsOf: "\\u00".utf8)
-                    buffer.append(hexDigit(byte >> 4))
-                    buffer.append(hexDigit(byte & 0x0F))
-                default:
-                    buffer.append(byte)
-                }
-            }
-        }
-        buffer.append(UInt8(ascii: "\""))
-    }
-
-    @inline(__always)
-    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
-    }
-
-    /// The canonical compact text of one JSON object or array (``AttributeValue/json(_:)``), or
+/// The canonical form of a JSON object or array: what a nested attribute value is kept and
+/// compared as.
+package enum CanonicalJSON {
+    /// The canonical compact text of one JSON object or array (an attribute value of the event log's `json` kind), or
     /// `nil` when the bytes are not exactly one valid object or array (whitespace around it
     /// allowed).
     ///
     /// Canonical: no whitespace; an object's keys in UTF-8 byte order, a repeated key's last
-    /// value kept; strings escaped as ``appendQuoted(_:into:)``; a number written without a
+    /// value kept; strings escaped as ``JSONWriter/appendQuoted(_:into:)``; a number written without a
     /// fraction or exponent that fits in 64 bits as that integer, any other number as a double
     /// that is whole and fits in 64 bits as an integer too (`123.0` is `123`), else in its
     /// shortest round-trip form. So two texts are equal exactly when their JSON values are:
@@ -59,12 +20,13 @@ package enum JSONText {
         parser.skipWhitespace()
         guard parser.atEnd else { return nil }
         var out: [UInt8] = []
-        value.write(into: &out)
+        var writer = JSONWriter()
+        value.write(with: &writer, into: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
     /// A parsed JSON value, canonical: objects' members sorted and unique, numbers as
-    /// ``AttributeValue`` numbers compare.
+    /// JSON values compare (``wholeInteger(_:)``).
     private indirect enum Value {
         case object([(key: String, value: Value)])
         case array([Value])
@@ -74,31 +36,35 @@ package enum JSONText {
         case bool(Bool)
         case null
 
-        func write(into out: inout [UInt8]) {
+        func write(with writer: inout JSONWriter, into out: inout [UInt8]) {
             switch self {
             case .object(let members):
-                out.append(UInt8(ascii: "{"))
-                for (index, member) in members.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONText.appendQuoted(member.key, into: &out)
-                    out.append(UInt8(ascii: ":"))
-                    member.value.write(into: &out)
+                writer.beginObject(into: &out)
+                for member in members {
+                    writer.key(member.key, into: &out)
+                    member.value.write(with: &writer, into: &out)
                 }
-                out.append(UInt8(ascii: "}"))
+                writer.endObject(into: &out)
             case .array(let elements):
-                out.append(UInt8(ascii: "["))
-                for (index, element) in elements.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    element.write(into: &out)
-                }
-                out.append(UInt8(ascii: "]"))
-            case .string(let text): JSONText.appendQuoted(text, into: &out)
-            case .int(let number): out.append(contentsOf: String(number).utf8)
-            case .double(let number): out.append(contentsOf: String(number).utf8)
-            case .bool(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
-            case .null: out.append(contentsOf: "null".utf8)
+                writer.beginArray(into: &out)
+                for element in elements { element.write(with: &writer, into: &out) }
+                writer.endArray(into: &out)
+            case .string(let text): writer.string(text, into: &out)
+            case .int(let number): writer.int(number, into: &out)
+            case .double(let number): writer.double(number, into: &out)
+            case .bool(let flag): writer.bool(flag, into: &out)
+            case .null: writer.null(into: &out)
             }
         }
+    }
+
+    /// `number` as an integer when it is whole and fits in 64 bits (`123.0` is `123`): how a
+    /// double compares with an integer as a JSON value.
+    package static func wholeInteger(_ number: Double) -> Int64? {
+        guard number.rounded(.towardZero) == number, number >= -9.223_372_036_854_775_808e18,
+            number < 9.223_372_036_854_775_808e18
+        else { return nil }
+        return Int64(number)
     }
 
     /// A recursive-descent reader of RFC 8259 JSON.
@@ -162,7 +128,7 @@ package enum JSONText {
                 skipWhitespace()
                 if consume(UInt8(ascii: ",")) { continue }
                 guard consume(UInt8(ascii: "}")) else { return nil }
-                let sorted = members.sorted { $0.key.precedesInUTF8Order($1.key) }
+                let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
                 return .object(sorted.map { (key: $0.key, value: $0.value) })
             }
         }
@@ -267,10 +233,7 @@ package enum JSONText {
             let token = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self)
             if isInteger, let integer = Int64(token) { return .int(integer) }
             guard let double = Double(token), double.isFinite else { return nil }
-            switch AttributeValue.double(double).jsonCanonical {
-            case .int(let integer): return .int(integer)
-            default: return .double(double)
-            }
+            return wholeInteger(double).map(Value.int) ?? .double(double)
         }
 
         @discardableResult

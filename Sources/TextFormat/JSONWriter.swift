@@ -1,5 +1,3 @@
-import EventModel
-
 /// Writes compact, deterministic JSON (RFC 8259) into a byte buffer, token by token.
 ///
 /// The writer adds the commas and colons; the caller gives keys and values in the order
@@ -28,9 +26,9 @@ import EventModel
 /// `begin`) is not checked; ``isBalanced`` tells whether every container was closed.
 package struct JSONWriter: Sendable {
     /// For each open container, whether something was written in it already.
-    private var hasElement: [Bool] = []
+    @usableFromInline var hasElement: [Bool] = []
     /// Whether a key was just written, so the next value follows its colon.
-    private var afterKey = false
+    @usableFromInline var afterKey = false
 
     /// Creates a writer at the top level.
     package init() {
@@ -41,6 +39,7 @@ package struct JSONWriter: Sendable {
     package var isBalanced: Bool { hasElement.isEmpty && !afterKey }
 
     /// Opens an object: `{`.
+    @inlinable
     package mutating func beginObject(into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(UInt8(ascii: "{"))
@@ -48,12 +47,14 @@ package struct JSONWriter: Sendable {
     }
 
     /// Closes the innermost object: `}`.
+    @inlinable
     package mutating func endObject(into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "}"))
         _ = hasElement.popLast()
     }
 
     /// Opens an array: `[`.
+    @inlinable
     package mutating func beginArray(into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(UInt8(ascii: "["))
@@ -61,12 +62,14 @@ package struct JSONWriter: Sendable {
     }
 
     /// Closes the innermost array: `]`.
+    @inlinable
     package mutating func endArray(into buffer: inout [UInt8]) {
         buffer.append(UInt8(ascii: "]"))
         _ = hasElement.popLast()
     }
 
     /// Writes an object member's key and its colon; the next call writes its value.
+    @inlinable
     package mutating func key(_ name: String, into buffer: inout [UInt8]) {
         separate(into: &buffer)
         Self.appendQuoted(name, into: &buffer)
@@ -75,12 +78,14 @@ package struct JSONWriter: Sendable {
     }
 
     /// Writes a string value.
+    @inlinable
     package mutating func string(_ value: String, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         Self.appendQuoted(value, into: &buffer)
     }
 
     /// Writes an integer value.
+    @inlinable
     package mutating func int(_ value: Int64, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         DecimalFormatting.appendInt64(value, into: &buffer)
@@ -88,45 +93,32 @@ package struct JSONWriter: Sendable {
 
     /// Writes a double value in its shortest round-trip form, or `null` when it is NaN
     /// or infinite.
+    @inlinable
     package mutating func double(_ value: Double, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         Self.appendDouble(value, into: &buffer)
     }
 
     /// Writes `true` or `false`.
+    @inlinable
     package mutating func bool(_ value: Bool, into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(contentsOf: value ? "true".utf8 : "false".utf8)
     }
 
     /// Writes `null`.
+    @inlinable
     package mutating func null(into buffer: inout [UInt8]) {
         beforeValue(into: &buffer)
         buffer.append(contentsOf: "null".utf8)
     }
 
-    /// Writes an attribute value as the JSON value of its case.
-    package mutating func attributeValue(_ value: AttributeValue, into buffer: inout [UInt8]) {
-        switch value {
-        case .string(let text): string(text, into: &buffer)
-        case .int(let number): int(number, into: &buffer)
-        case .double(let number): double(number, into: &buffer)
-        case .bool(let flag): bool(flag, into: &buffer)
-        case .json(let text):
-            beforeValue(into: &buffer)
-            buffer.append(contentsOf: text.utf8)
-        }
-    }
-
-    /// Writes attributes as an object whose keys are sorted in UTF-8 byte order, so the
-    /// output never depends on the dictionary's iteration order.
-    package mutating func attributes(_ attributes: Attributes, into buffer: inout [UInt8]) {
-        beginObject(into: &buffer)
-        for (name, value) in attributes.sorted(by: { $0.key < $1.key }) {
-            key(name.rawValue, into: &buffer)
-            attributeValue(value, into: &buffer)
-        }
-        endObject(into: &buffer)
+    /// Writes `text`, the JSON text of a value made elsewhere (a nested attribute value in its
+    /// canonical form, ``CanonicalJSON``), as it is.
+    @inlinable
+    package mutating func raw(_ text: String, into buffer: inout [UInt8]) {
+        beforeValue(into: &buffer)
+        buffer.append(contentsOf: text.utf8)
     }
 
     /// Ends a JSON Lines record with `"\n"` and resets the writer to the top level.
@@ -136,12 +128,48 @@ package struct JSONWriter: Sendable {
         afterKey = false
     }
 
-    /// Appends `value` as a quoted, escaped JSON string (`appendQuoted(_:into:)`).
+    /// Appends `value` as a quoted JSON string: `"` and `\` escaped, control characters as `\b`,
+    /// `\f`, `\n`, `\r`, `\t` or `\u00xx` (lowercase hex), everything else, non-ASCII UTF-8
+    /// included, unchanged.
     package static func appendQuoted(_ value: String, into buffer: inout [UInt8]) {
-        JSONText.appendQuoted(value, into: &buffer)
+        buffer.append(UInt8(ascii: "\""))
+        let utf8 = value.utf8
+        var clean = true
+        for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            clean = false
+            break
+        }
+        if clean {
+            buffer.append(contentsOf: utf8)
+        } else {
+            for byte in utf8 {
+                switch byte {
+                case UInt8(ascii: "\""): buffer.append(UInt8(ascii: "\\")); buffer.append(byte)
+                case UInt8(ascii: "\\"): buffer.append(UInt8(ascii: "\\")); buffer.append(byte)
+                case 0x08: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "b"))
+                case 0x09: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "t"))
+                case 0x0A: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "n"))
+                case 0x0C: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "f"))
+                case 0x0D: buffer.append(UInt8(ascii: "\\")); buffer.append(UInt8(ascii: "r"))
+                case 0x00..<0x20:
+                    buffer.append(contentsOf: "\\u00".utf8)
+                    buffer.append(hexDigit(byte >> 4))
+                    buffer.append(hexDigit(byte & 0x0F))
+                default:
+                    buffer.append(byte)
+                }
+            }
+        }
+        buffer.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? nibble &+ 0x30 : nibble &+ 0x57
     }
 
     /// Appends a double in its shortest round-trip form, or `null` for NaN or an infinity.
+    @inlinable
     package static func appendDouble(_ value: Double, into buffer: inout [UInt8]) {
         if value.isFinite {
             DecimalFormatting.appendShortest(value, into: &buffer)
@@ -151,15 +179,15 @@ package struct JSONWriter: Sendable {
     }
 
     /// Writes the comma that separates this element from the previous one, if any.
-    @inline(__always)
-    private mutating func separate(into buffer: inout [UInt8]) {
+    @inlinable @inline(__always)
+    mutating func separate(into buffer: inout [UInt8]) {
         guard let last = hasElement.indices.last else { return }
         if hasElement[last] { buffer.append(UInt8(ascii: ",")) }
         hasElement[last] = true
     }
 
-    @inline(__always)
-    private mutating func beforeValue(into buffer: inout [UInt8]) {
+    @inlinable @inline(__always)
+    mutating func beforeValue(into buffer: inout [UInt8]) {
         if afterKey {
             afterKey = false
         } else {

@@ -1,17 +1,18 @@
-/// A JSON value as it is written: objects keep their members in order, any other value is
-/// its text, exactly (`5400.0` and `5400` differ, strings keep their quotes and escapes).
+/// A JSON value as it is written, read back by `check` and `diff` (they write no JSON):
+/// objects keep their members in order, any other value is its text, exactly (`5400.0` and
+/// `5400` differ, strings keep their quotes and escapes).
 ///
 /// Foundation's parser would give numbers back as values, so a report whose bytes changed
 /// from `5400.0` to `5400` would compare equal; the comparison wants to see such a change and
 /// to show the values as the file has them.
-enum JSONText: Equatable {
+enum WrittenJSON: Equatable {
     case object([Member])
     case text(String)
 
     struct Member: Equatable {
         /// The key as written, without its quotes (escapes kept).
         var key: String
-        var value: JSONText
+        var value: WrittenJSON
     }
 
     struct ParseError: Error {}
@@ -39,7 +40,7 @@ enum JSONText: Equatable {
     }
 
     /// The member named `key`, if any.
-    static func value(_ key: String, in members: [Member]) -> JSONText? {
+    static func value(_ key: String, in members: [Member]) -> WrittenJSON? {
         members.first { $0.key == key }?.value
     }
 
@@ -68,7 +69,7 @@ enum JSONText: Equatable {
             while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         }
 
-        mutating func value() throws(ParseError) -> JSONText {
+        mutating func value() throws(ParseError) -> WrittenJSON {
             guard index < bytes.count else { throw ParseError() }
             let start = index
             switch bytes[index] {
