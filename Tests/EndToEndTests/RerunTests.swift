@@ -245,12 +245,6 @@ struct RerunTests {
             "\(header)")
     }
 
-    @Test func replaceRunGoesWithState() throws {
-        let result = try CommandRunner.run(["--replace-run", "--out", "/nonexistent/out"] + CommandRunner.samples)
-        #expect(result.status == 2)
-        #expect(result.standardError.contains("--replace-run goes with --state"))
-    }
-
     private func bytes(atLeast count: Int, _ path: String) -> Bool {
         ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) >= count
     }
